@@ -1,0 +1,206 @@
+//! Attack tables: leapers computed by `const fn`, sliders by magic bitboards whose magics and
+//! tables `build.rs` finds and writes at build time.
+
+use super::bitboard::Bitboard;
+use super::types::{Color, Piece, Role, Square};
+
+pub(crate) struct Magic {
+    mask: u64,
+    magic: u64,
+    shift: u32,
+    offset: usize,
+}
+
+include!(concat!(env!("OUT_DIR"), "/magics.rs"));
+
+/// Byte blobs reinterpreted as `u64` arrays. `build.rs` wrote them in the target's byte order.
+macro_rules! u64_table {
+    ($file:literal, $len:expr) => {{
+        const BYTES: [u8; $len * 8] = *include_bytes!(concat!(env!("OUT_DIR"), "/", $file));
+        // SAFETY: same size, every bit pattern is a valid u64, and the value is copied, so the
+        // byte array's alignment does not matter.
+        unsafe { std::mem::transmute::<[u8; $len * 8], [u64; $len]>(BYTES) }
+    }};
+}
+
+static SLIDER_TABLE: [u64; SLIDER_TABLE_LEN] = u64_table!("slider_attacks.bin", SLIDER_TABLE_LEN);
+static BETWEEN: [u64; 64 * 64] = u64_table!("between.bin", 64 * 64);
+static LINE: [u64; 64 * 64] = u64_table!("line.bin", 64 * 64);
+
+const fn leaper_table(deltas: &[(i32, i32)]) -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let (f, r) = ((sq % 8) as i32, (sq / 8) as i32);
+        let mut i = 0;
+        while i < deltas.len() {
+            let (nf, nr) = (f + deltas[i].0, r + deltas[i].1);
+            if nf >= 0 && nf < 8 && nr >= 0 && nr < 8 {
+                table[sq] |= 1 << (nr * 8 + nf);
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+static KNIGHT: [u64; 64] = leaper_table(&[
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+]);
+static KING: [u64; 64] = leaper_table(&[
+    (1, 0),
+    (1, 1),
+    (0, 1),
+    (-1, 1),
+    (-1, 0),
+    (-1, -1),
+    (0, -1),
+    (1, -1),
+]);
+static PAWN: [[u64; 64]; 2] = [
+    leaper_table(&[(-1, 1), (1, 1)]),
+    leaper_table(&[(-1, -1), (1, -1)]),
+];
+
+#[inline]
+pub fn knight_attacks(sq: Square) -> Bitboard {
+    Bitboard(KNIGHT[sq.index()])
+}
+
+#[inline]
+pub fn king_attacks(sq: Square) -> Bitboard {
+    Bitboard(KING[sq.index()])
+}
+
+/// Squares a pawn of `color` on `sq` attacks.
+#[inline]
+pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
+    Bitboard(PAWN[color.index()][sq.index()])
+}
+
+#[inline]
+fn magic_lookup(magic: &Magic, occupied: Bitboard) -> Bitboard {
+    let index = ((occupied.0 & magic.mask).wrapping_mul(magic.magic) >> magic.shift) as usize;
+    // SAFETY: the index is below 2^(64 - shift), the size of this square's slice of the table,
+    // which build.rs laid out at `offset`.
+    Bitboard(unsafe { *SLIDER_TABLE.get_unchecked(magic.offset + index) })
+}
+
+#[inline]
+pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    magic_lookup(&ROOK_MAGICS[sq.index()], occupied)
+}
+
+#[inline]
+pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    magic_lookup(&BISHOP_MAGICS[sq.index()], occupied)
+}
+
+#[inline]
+pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
+    rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
+}
+
+/// Squares attacked by `piece` standing on `sq`.
+#[inline]
+pub fn attacks(piece: Piece, sq: Square, occupied: Bitboard) -> Bitboard {
+    match piece.role {
+        Role::Pawn => pawn_attacks(piece.color, sq),
+        Role::Knight => knight_attacks(sq),
+        Role::Bishop => bishop_attacks(sq, occupied),
+        Role::Rook => rook_attacks(sq, occupied),
+        Role::Queen => queen_attacks(sq, occupied),
+        Role::King => king_attacks(sq),
+    }
+}
+
+/// Squares strictly between `a` and `b` on a line, or empty if they share none.
+#[inline]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    Bitboard(BETWEEN[a.index() * 64 + b.index()])
+}
+
+/// The whole line (rank, file or diagonal) through `a` and `b`, or empty if they share none.
+#[inline]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    Bitboard(LINE[a.index() * 64 + b.index()])
+}
+
+/// Whether `a`, `b` and `c` lie on one line.
+#[inline]
+pub fn aligned(a: Square, b: Square, c: Square) -> bool {
+    line(a, b).contains(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slow_slider(sq: Square, occupied: Bitboard, dirs: &[(i32, i32)]) -> Bitboard {
+        let mut result = Bitboard::EMPTY;
+        for &(df, dr) in dirs {
+            let (mut f, mut r) = (sq.file() as i32, sq.rank() as i32);
+            loop {
+                f += df;
+                r += dr;
+                if !(0..8).contains(&f) || !(0..8).contains(&r) {
+                    break;
+                }
+                let s = Square::new((r * 8 + f) as u32);
+                result = result.with(s);
+                if occupied.contains(s) {
+                    break;
+                }
+            }
+        }
+        result
+    }
+
+    #[test]
+    fn magic_lookups_match_ray_walking() {
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let occupied = Bitboard(seed & seed.rotate_left(23));
+            for sq in Square::ALL {
+                let rook = slow_slider(sq, occupied, &[(1, 0), (-1, 0), (0, 1), (0, -1)]);
+                let bishop = slow_slider(sq, occupied, &[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+                assert_eq!(rook_attacks(sq, occupied), rook);
+                assert_eq!(bishop_attacks(sq, occupied), bishop);
+            }
+        }
+    }
+
+    #[test]
+    fn leapers_and_lines() {
+        assert_eq!(knight_attacks(Square::A1).count(), 2);
+        assert_eq!(knight_attacks(Square::D4).count(), 8);
+        assert_eq!(king_attacks(Square::H8).count(), 3);
+        assert_eq!(
+            pawn_attacks(Color::White, Square::E4),
+            Bitboard::from_square(Square::D5) | Square::F5
+        );
+        assert_eq!(
+            pawn_attacks(Color::Black, Square::A7),
+            Bitboard::from_square(Square::B6)
+        );
+        assert_eq!(
+            between(Square::A1, Square::D4),
+            Bitboard::from_square(Square::B2) | Square::C3
+        );
+        assert!(between(Square::A1, Square::B3).is_empty());
+        assert_eq!(line(Square::A1, Square::C3).count(), 8);
+        assert!(aligned(Square::A1, Square::H8, Square::E5));
+        assert!(!aligned(Square::A1, Square::H8, Square::E4));
+    }
+}

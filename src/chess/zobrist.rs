@@ -1,0 +1,58 @@
+//! Zobrist hashing with the Polyglot Random64 keys, so that a position's hash is its book key.
+
+use super::polyglot_keys::RANDOM64;
+use super::position::Position;
+use super::types::{ByColor, CastlingSide, Color, File, Piece, Square};
+
+const CASTLE_OFFSET: usize = 768;
+const EN_PASSANT_OFFSET: usize = 772;
+
+/// Xored in when White is to move.
+pub const TURN: u64 = RANDOM64[780];
+
+#[inline]
+pub fn piece(piece: Piece, sq: Square) -> u64 {
+    RANDOM64[64 * piece.polyglot_kind() + sq.index()]
+}
+
+#[inline]
+pub fn en_passant(file: File) -> u64 {
+    RANDOM64[EN_PASSANT_OFFSET + file.index()]
+}
+
+/// Key of one castling right: white short, white long, black short, black long.
+#[inline]
+fn castling_right(color: Color, side: CastlingSide) -> u64 {
+    RANDOM64[CASTLE_OFFSET + 2 * color.index() + side.index()]
+}
+
+/// Castling part of the key: one entry per right held, by colour and side.
+pub fn castling(rights: &ByColor<[Option<Square>; 2]>) -> u64 {
+    let mut key = 0;
+    for color in Color::ALL {
+        for side in CastlingSide::ALL {
+            if rights[color][side.index()].is_some() {
+                key ^= castling_right(color, side);
+            }
+        }
+    }
+    key
+}
+
+/// The full key, computed from scratch.
+pub fn hash(pos: &Position) -> u64 {
+    let mut key = 0;
+    for sq in pos.occupied() {
+        if let Some(p) = pos.piece_at(sq) {
+            key ^= piece(p, sq);
+        }
+    }
+    key ^= castling(pos.castling_rights());
+    if let Some(ep) = pos.ep_square() {
+        key ^= en_passant(ep.file());
+    }
+    if pos.turn() == Color::White {
+        key ^= TURN;
+    }
+    key
+}

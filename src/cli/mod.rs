@@ -1,0 +1,2 @@
+//! One module per headless subcommand: argument structs and their `run` functions.
+pub mod perft;

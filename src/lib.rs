@@ -1,0 +1,2 @@
+//! Kibitzer: a terminal chess program with its own engine.
+pub mod chess;

@@ -1,0 +1,42 @@
+//! The `kibitzer` command: the TUI by default, headless subcommands for batch work.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cli;
+
+#[derive(Parser)]
+#[command(
+    name = "kibitzer",
+    version,
+    about = "A terminal chess program with its own engine"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
+    Perft(cli::perft::PerftArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Some(Command::Perft(args)) => cli::perft::run(args),
+        None => {
+            eprintln!("the terminal interface is not built yet; try `kibitzer --help`");
+            Ok(())
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,25 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The shared test data folder: `$KIBITZER_SHARED`, or `../shared` beside the checkout.
+/// Returns `None` (and says so) only when the folder is genuinely absent.
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = std::env::var_os("KIBITZER_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+    if dir.is_dir() {
+        Some(dir)
+    } else {
+        eprintln!("skipping: shared test data not found at {}", dir.display());
+        None
+    }
+}
+
+/// Reads a shared file as text, with NUL bytes (some suites put one before each newline) removed.
+pub fn read_shared(relative: &str) -> Option<String> {
+    let path = shared_dir()?.join(relative);
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    Some(String::from_utf8_lossy(&bytes).replace('\0', ""))
+}
