@@ -118,7 +118,7 @@ fn compare(ours: &Position, theirs: &sm::Chess, mode: sm::CastlingMode) -> Resul
             (
                 m.to_uci(sm::CastlingMode::Chess960).to_string(),
                 m.to_uci(mode).to_string(),
-                sm::san::SanPlus::from_move(theirs.clone(), m.clone()).to_string(),
+                sm::san::SanPlus::from_move(theirs.clone(), *m).to_string(),
             )
         })
         .collect();
