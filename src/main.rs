@@ -21,12 +21,15 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     Perft(cli::perft::PerftArgs),
+    /// Polyglot opening books: probe a position, build a book from PGN.
+    Book(cli::book::BookArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
+        Some(Command::Book(args)) => cli::book::run(args),
         None => {
             eprintln!("the terminal interface is not built yet; try `kibitzer --help`");
             Ok(())
