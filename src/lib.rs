@@ -1,2 +1,4 @@
 //! Kibitzer: a terminal chess program with its own engine.
 pub mod chess;
+pub mod engine;
+pub mod uci;

@@ -21,12 +21,18 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     Perft(cli::perft::PerftArgs),
+    /// Search fixed positions to a fixed depth: prints the node count (search signature) and speed.
+    Bench(cli::bench::BenchArgs),
+    /// Speak the UCI protocol on stdin/stdout (for chess GUIs and match runners).
+    Uci,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
+        Some(Command::Bench(args)) => cli::bench::run(args),
+        Some(Command::Uci) => cli::uci::run(),
         None => {
             eprintln!("the terminal interface is not built yet; try `kibitzer --help`");
             Ok(())

@@ -1,2 +1,4 @@
 //! One module per headless subcommand: argument structs and their `run` functions.
+pub mod bench;
 pub mod perft;
+pub mod uci;
