@@ -830,3 +830,54 @@ impl<'a> Searcher<'a> {
 
 /// Bound and current-move reports start after this much thinking.
 const REPORT_BOUNDS_AFTER: Duration = Duration::from_secs(3);
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::AtomicU64;
+
+    use super::*;
+    use crate::engine::eval::HandCrafted;
+    use crate::engine::thread::Flags;
+    use crate::engine::tt::TranspositionTable;
+
+    fn with_searcher(keys: &[u64], f: impl FnOnce(&Searcher)) {
+        let tt = TranspositionTable::new(1);
+        let flags = Flags::default();
+        let nodes = [AtomicU64::new(0)];
+        let ctx = SearchContext {
+            tt: &tt,
+            eval: &HandCrafted,
+            flags: &flags,
+            nodes: &nodes,
+            multipv: 1,
+        };
+        let mut td = ThreadData::new(0);
+        td.keys = keys.to_vec();
+        f(&Searcher::new(&mut td, &ctx, None));
+    }
+
+    #[test]
+    fn draws_by_repetition_fifty_moves_and_material() {
+        let mut pos = Position::startpos();
+        let mut keys = vec![pos.hash()];
+        for uci in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            pos = pos.play(pos.parse_uci(uci).unwrap()).unwrap();
+            keys.push(pos.hash());
+        }
+        with_searcher(&keys, |s| {
+            assert!(s.is_draw(&pos), "start position repeated")
+        });
+        with_searcher(&keys[1..], |s| {
+            assert!(!s.is_draw(&pos), "no earlier occurrence")
+        });
+
+        let fifty = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 100 80").unwrap();
+        with_searcher(&[fifty.hash()], |s| assert!(s.is_draw(&fifty)));
+        let mated = Position::from_fen("R3k3/8/4K3/8/8/8/8/8 b - - 100 80").unwrap();
+        with_searcher(&[mated.hash()], |s| {
+            assert!(!s.is_draw(&mated), "mate beats fifty")
+        });
+        let knight = Position::from_fen("4k3/8/8/8/8/8/8/1N2K3 w - - 0 1").unwrap();
+        with_searcher(&[knight.hash()], |s| assert!(s.is_draw(&knight)));
+    }
+}
