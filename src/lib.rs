@@ -1,3 +1,5 @@
 //! Kibitzer: a terminal chess program with its own engine.
 pub mod book;
 pub mod chess;
+pub mod engine;
+pub mod uci;

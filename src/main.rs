@@ -23,6 +23,10 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Polyglot opening books: probe a position, build a book from PGN.
     Book(cli::book::BookArgs),
+    /// Search fixed positions to a fixed depth: prints the node count (search signature) and speed.
+    Bench(cli::bench::BenchArgs),
+    /// Speak the UCI protocol on stdin/stdout (for chess GUIs and match runners).
+    Uci,
 }
 
 fn main() -> ExitCode {
@@ -30,6 +34,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Book(args)) => cli::book::run(args),
+        Some(Command::Bench(args)) => cli::bench::run(args),
+        Some(Command::Uci) => cli::uci::run(),
         None => {
             eprintln!("the terminal interface is not built yet; try `kibitzer --help`");
             Ok(())

@@ -1,3 +1,5 @@
 //! One module per headless subcommand: argument structs and their `run` functions.
 pub mod book;
+pub mod bench;
 pub mod perft;
+pub mod uci;
