@@ -21,12 +21,15 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     Perft(cli::perft::PerftArgs),
+    /// Check, convert, index and show PGN files.
+    Pgn(cli::pgn::PgnArgs),
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
+        Some(Command::Pgn(args)) => cli::pgn::run(args),
         None => {
             eprintln!("the terminal interface is not built yet; try `kibitzer --help`");
             Ok(())
