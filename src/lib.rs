@@ -3,3 +3,4 @@ pub mod book;
 pub mod chess;
 pub mod engine;
 pub mod uci;
+pub mod game;

@@ -27,6 +27,8 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Speak the UCI protocol on stdin/stdout (for chess GUIs and match runners).
     Uci,
+    /// Check, convert, index and show PGN files.
+    Pgn(cli::pgn::PgnArgs),
 }
 
 fn main() -> ExitCode {
@@ -36,6 +38,7 @@ fn main() -> ExitCode {
         Some(Command::Book(args)) => cli::book::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Uci) => cli::uci::run(),
+        Some(Command::Pgn(args)) => cli::pgn::run(args),
         None => {
             eprintln!("the terminal interface is not built yet; try `kibitzer --help`");
             Ok(())

@@ -3,3 +3,4 @@ pub mod book;
 pub mod bench;
 pub mod perft;
 pub mod uci;
+pub mod pgn;
