@@ -4,3 +4,4 @@ pub mod chess;
 pub mod engine;
 pub mod uci;
 pub mod game;
+pub mod tablebase;
