@@ -1,0 +1,2 @@
+//! The engine.
+pub mod nnue;
