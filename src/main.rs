@@ -23,6 +23,8 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Polyglot opening books: probe a position, build a book from PGN.
     Book(cli::book::BookArgs),
+    /// Train an NNUE network on records from `kibitzer datagen`.
+    Train(cli::train::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Book(args)) => cli::book::run(args),
+        Some(Command::Train(args)) => cli::train::run(args),
         None => {
             eprintln!("the terminal interface is not built yet; try `kibitzer --help`");
             Ok(())

@@ -15,7 +15,7 @@
 //! | 48 | 8 | FNV-1a 64 checksum of the payload |
 //! | 56 | ... | payload: feature weights i16 [768][H], feature bias i16 [H], output weights i16 [2H] (side to move, then the other side), output bias i32 |
 
-use super::network::{INPUTS, Network, QA, QB, SCALE};
+use super::network::{INPUTS, Network, QA, QB, SCALE, valid_hidden_width};
 
 pub const MAGIC: &[u8; 8] = b"KBZNNUE\0";
 pub const VERSION: u32 = 1;
@@ -124,7 +124,7 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkFileError> {
     expect("QB", 28, QB as u32)?;
     expect("output scale", 32, SCALE as u32)?;
     let hidden = u32_at(bytes, 16) as usize;
-    if hidden == 0 || hidden % 16 != 0 || hidden > 4096 {
+    if !valid_hidden_width(hidden) {
         return Err(NetworkFileError::Architecture(format!(
             "hidden width {hidden} is not a multiple of 16 in 16..=4096"
         )));

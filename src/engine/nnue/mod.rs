@@ -5,10 +5,14 @@
 //! accumulator stack. The file format is in [`format`].
 
 mod accumulator;
+pub mod data;
 pub mod format;
 mod network;
 mod simd;
+pub mod train;
 
 pub use accumulator::NnueState;
 pub use format::NetworkFileError;
-pub use network::{INPUTS, Network, QA, QB, SCALE, active_features, feature_index};
+pub use network::{
+    INPUTS, Network, QA, QB, SCALE, active_features, feature_index, valid_hidden_width,
+};

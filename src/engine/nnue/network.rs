@@ -13,6 +13,11 @@ pub const QB: i32 = 64;
 /// The network's output times `SCALE` is the evaluation in centipawns.
 pub const SCALE: i32 = 400;
 
+/// Hidden widths the format and the SIMD loops support: multiples of 16 up to 4096.
+pub fn valid_hidden_width(hidden: usize) -> bool {
+    (16..=4096).contains(&hidden) && hidden.is_multiple_of(16)
+}
+
 /// Index of `piece` on `sq` seen from `perspective`: own pieces first, board mirrored for Black,
 /// so both perspectives share one set of weights.
 #[inline]
@@ -53,8 +58,7 @@ impl Network {
         output_bias: i32,
     ) -> Result<Network, NetworkFileError> {
         let hidden = feature_bias.len();
-        if hidden == 0
-            || hidden % 16 != 0
+        if !valid_hidden_width(hidden)
             || feature_weights.len() != INPUTS * hidden
             || output_weights.len() != 2 * hidden
         {
