@@ -29,6 +29,8 @@ enum Command {
     Uci,
     /// Check, convert, index and show PGN files.
     Pgn(cli::pgn::PgnArgs),
+    /// Train an NNUE network on records from `kibitzer datagen`.
+    Train(cli::train::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -39,6 +41,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Uci) => cli::uci::run(),
         Some(Command::Pgn(args)) => cli::pgn::run(args),
+        Some(Command::Train(args)) => cli::train::run(args),
         None => {
             eprintln!("the terminal interface is not built yet; try `kibitzer --help`");
             Ok(())

@@ -4,3 +4,4 @@ pub mod bench;
 pub mod perft;
 pub mod uci;
 pub mod pgn;
+pub mod train;

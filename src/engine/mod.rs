@@ -348,3 +348,5 @@ impl Drop for Engine {
         self.wait();
     }
 }
+//! The engine.
+pub mod nnue;
