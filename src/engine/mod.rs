@@ -39,6 +39,7 @@ pub mod bench;
 pub mod eval;
 mod history;
 mod limits;
+pub mod nnue;
 mod params;
 mod picker;
 mod score;
@@ -348,5 +349,3 @@ impl Drop for Engine {
         self.wait();
     }
 }
-//! The engine.
-pub mod nnue;
