@@ -29,6 +29,8 @@ enum Command {
     Uci,
     /// Check, convert, index and show PGN files.
     Pgn(cli::pgn::PgnArgs),
+    /// Generate NNUE training data by self-play.
+    Datagen(cli::datagen::DatagenArgs),
     /// Train an NNUE network on records from `kibitzer datagen`.
     Train(cli::train::TrainArgs),
 }
@@ -41,6 +43,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Uci) => cli::uci::run(),
         Some(Command::Pgn(args)) => cli::pgn::run(args),
+        Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Train(args)) => cli::train::run(args),
         None => {
             eprintln!("the terminal interface is not built yet; try `kibitzer --help`");

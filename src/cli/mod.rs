@@ -1,6 +1,7 @@
 //! One module per headless subcommand: argument structs and their `run` functions.
 pub mod bench;
 pub mod book;
+pub mod datagen;
 pub mod perft;
 pub mod pgn;
 pub mod train;

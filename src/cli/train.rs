@@ -138,14 +138,16 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
             bar.set_position((done * 1000.0) as u64);
         },
         |model, report| {
-            bar.println(format!(
-                "epoch {:3}  train loss {:.6}  validation loss {:.6}  lr {:.2e}  {:.0} pos/s",
-                report.epoch,
-                report.train_loss,
-                report.validation_loss,
-                report.lr,
-                report.positions_per_second
-            ));
+            bar.suspend(|| {
+                eprintln!(
+                    "epoch {:3}  train loss {:.6}  validation loss {:.6}  lr {:.2e}  {:.0} pos/s",
+                    report.epoch,
+                    report.train_loss,
+                    report.validation_loss,
+                    report.lr,
+                    report.positions_per_second
+                )
+            });
             let stem = args.out.join(format!("epoch-{}", report.epoch));
             let saved =
                 write_atomically(&stem.with_extension("ckpt"), |w| model.save(w)).and_then(|()| {

@@ -36,6 +36,7 @@
 //!   so stop it first.
 
 pub mod bench;
+pub mod datagen;
 pub mod eval;
 mod history;
 mod limits;
