@@ -1,7 +1,8 @@
 //! Kibitzer: a terminal chess program with its own engine.
 //!
 //! `chess` depends on nothing; `engine` builds on it; `uci`, `book`, `tablebase` and `game`
-//! build on those.
+//! build on those; `analysis` grades and annotates games with all of them.
+pub mod analysis;
 pub mod book;
 pub mod chess;
 pub mod engine;

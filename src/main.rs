@@ -29,6 +29,8 @@ enum Command {
     Uci,
     /// Check, convert, index and show PGN files.
     Pgn(cli::pgn::PgnArgs),
+    /// Annotate PGN games with engine evaluations, judgements and better lines.
+    Annotate(cli::annotate::AnnotateArgs),
     /// Generate NNUE training data by self-play.
     Datagen(cli::datagen::DatagenArgs),
     /// Train an NNUE network on records from `kibitzer datagen`.
@@ -43,6 +45,7 @@ fn main() -> ExitCode {
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Uci) => cli::uci::run(),
         Some(Command::Pgn(args)) => cli::pgn::run(args),
+        Some(Command::Annotate(args)) => cli::annotate::run(args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Train(args)) => cli::train::run(args),
         None => {

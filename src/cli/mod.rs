@@ -1,4 +1,5 @@
 //! One module per headless subcommand: argument structs and their `run` functions.
+pub mod annotate;
 pub mod bench;
 pub mod book;
 pub mod datagen;

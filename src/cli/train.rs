@@ -1,5 +1,5 @@
 use std::fs::{self, File};
-use std::io::{BufReader, BufWriter, Write};
+use std::io::{BufReader, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use kibitzer::engine::nnue::data::read_records;
 use kibitzer::engine::nnue::train::{Model, TrainConfig, train};
 use kibitzer::engine::nnue::valid_hidden_width;
+use kibitzer::game::AtomicFile;
 
 #[derive(Args)]
 pub struct TrainArgs {
@@ -49,17 +50,12 @@ pub struct TrainArgs {
 /// Writes through a temporary file in the same folder, then renames: no torn files.
 fn write_atomically(
     path: &Path,
-    write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+    write: impl FnOnce(&mut AtomicFile) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
-    let tmp = path.with_extension("tmp");
-    let file = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
-    let mut out = BufWriter::new(file);
-    write(&mut out)
-        .and_then(|()| out.flush())
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    out.get_ref().sync_all()?;
-    fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
-    Ok(())
+    let mut file = AtomicFile::create(path)?;
+    write(&mut file)
+        .and_then(|()| file.commit())
+        .with_context(|| format!("writing {}", path.display()))
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<()> {

@@ -1,0 +1,367 @@
+//! Annotating one game: an engine evaluation of every mainline position, a `[%eval]` on every
+//! move, judgements with the better line as a variation, book and tablebase knowledge, and a
+//! summary per side. Everything the game already had is kept.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Receiver;
+
+use crate::book::Book;
+use crate::chess::{Color, Move, Position};
+use crate::engine::{Engine, Score, SearchEvent, SearchLimits};
+use crate::game::{self, Command, Comment, Eval, Game, GameMove, NodeId};
+use crate::tablebase::{Tablebases, Wdl};
+
+use super::judgement::{Judgement, SideStats, winning_chances};
+
+/// Longest engine line added as a variation.
+const MAX_VARIATION_PLIES: usize = 10;
+
+/// The engine's view of one position, from its side to move.
+#[derive(Clone, Debug)]
+pub struct PositionEval {
+    pub score: Score,
+    pub depth: u32,
+    pub pv: Vec<Move>,
+}
+
+/// One graded mainline move, for the JSON report.
+#[derive(Clone, Debug)]
+pub struct MoveReport {
+    pub ply: usize,
+    pub san: String,
+    /// Evaluation after the move, White's view.
+    pub eval: game::Score,
+    pub best: Option<String>,
+    pub judgement: Option<Judgement>,
+    pub book: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct GameSummary {
+    pub white: SideStats,
+    pub black: SideStats,
+    pub moves: Vec<MoveReport>,
+    /// The analysis was stopped before the end (Ctrl-C, or a null move in the mainline).
+    pub incomplete: bool,
+}
+
+/// What annotation consults besides the engine.
+pub struct Knowledge<'a> {
+    pub book: Option<&'a Book>,
+    pub tablebases: Option<&'a Tablebases>,
+}
+
+/// An engine (one per worker) and the limits for each position.
+pub struct Annotator {
+    engine: Engine,
+    events: Receiver<SearchEvent>,
+    limits: SearchLimits,
+}
+
+impl Annotator {
+    pub fn new(engine: Engine, events: Receiver<SearchEvent>, limits: SearchLimits) -> Annotator {
+        Annotator {
+            engine,
+            events,
+            limits,
+        }
+    }
+
+    /// Evaluates the position reached by `moves` from `start` (the game so far, so repetitions
+    /// count). Positions without legal moves are scored by the rules.
+    fn evaluate(&mut self, start: &Position, moves: &[Move], pos: &Position) -> PositionEval {
+        if pos.legal_moves().is_empty() {
+            let score = if pos.in_check() {
+                Score::Mate(0)
+            } else {
+                Score::Cp(0)
+            };
+            return PositionEval {
+                score,
+                depth: 0,
+                pv: Vec::new(),
+            };
+        }
+        // The moves come from the game tree, which checked them.
+        let _ = self.engine.set_position(start.clone(), moves);
+        self.engine.go(self.limits.clone());
+        let mut result = PositionEval {
+            score: Score::Cp(0),
+            depth: 0,
+            pv: Vec::new(),
+        };
+        for event in self.events.iter() {
+            match event {
+                SearchEvent::Info(info) if info.multipv == 1 && !info.pv.is_empty() => {
+                    result = PositionEval {
+                        score: info.score,
+                        depth: info.depth,
+                        pv: info.pv,
+                    };
+                }
+                SearchEvent::BestMove { best, .. } => {
+                    if let Some(best) = best
+                        && result.pv.first() != Some(&best)
+                    {
+                        result.pv = vec![best];
+                    }
+                    break;
+                }
+                _ => {}
+            }
+        }
+        result
+    }
+
+    /// Annotates the mainline of `game` in place.
+    pub fn annotate(
+        &mut self,
+        game: &mut Game,
+        knowledge: &Knowledge<'_>,
+        stop: &AtomicBool,
+    ) -> GameSummary {
+        let mut summary = GameSummary::default();
+        self.engine.new_game();
+        let tree = &game.tree;
+        let start = tree.start().clone();
+        let mut nodes = vec![NodeId::ROOT];
+        let mut moves = Vec::new();
+        for id in tree.mainline() {
+            match tree.node(id).game_move() {
+                Some(GameMove::Move(m)) => {
+                    nodes.push(id);
+                    moves.push(m);
+                }
+                // The engine takes real moves only: analysis ends before a null move.
+                _ => {
+                    summary.incomplete = true;
+                    break;
+                }
+            }
+        }
+
+        let mut evals = Vec::with_capacity(nodes.len());
+        for (i, &id) in nodes.iter().enumerate() {
+            if stop.load(Ordering::Relaxed) {
+                summary.incomplete = true;
+                return summary;
+            }
+            let pos = game.tree.position(id).clone();
+            evals.push(self.evaluate(&start, &moves[..i], &pos));
+        }
+
+        let mut in_book = knowledge.book.is_some();
+        for ply in 1..nodes.len() {
+            let (parent, id) = (nodes[ply - 1], nodes[ply]);
+            let before_pos = game.tree.position(parent).clone();
+            let after_pos = game.tree.position(id).clone();
+            let played = moves[ply - 1];
+            let mover = before_pos.turn();
+            let before = evals[ply - 1].score;
+            let after = negate(evals[ply].score);
+            let best = evals[ply - 1].pv.first().copied();
+
+            let book_move = in_book
+                && knowledge
+                    .book
+                    .is_some_and(|b| b.probe(&before_pos).iter().any(|bm| bm.mv == played));
+            let mut notes: Vec<String> = Vec::new();
+            if in_book && !book_move {
+                in_book = false;
+                notes.push("Out of book.".to_owned());
+            }
+
+            let tablebase = knowledge.tablebases.and_then(|tb| {
+                let wdl_before = tb.probe_wdl(&before_pos).ok()?;
+                let wdl_after = tb.probe_wdl(&after_pos).ok()?.flip();
+                Some((wdl_before, wdl_after))
+            });
+            let judgement = if book_move || Some(played) == best {
+                None
+            } else if let Some((wdl_before, wdl_after)) = tablebase {
+                // Exact knowledge: any step down in the result is a blunder.
+                (wdl_after < wdl_before).then_some(Judgement::Blunder)
+            } else {
+                Judgement::from_drop(winning_chances(before) - winning_chances(after))
+            };
+            if !book_move {
+                let stats = match mover {
+                    Color::White => &mut summary.white,
+                    Color::Black => &mut summary.black,
+                };
+                // When the engine's own choice was played, a deeper look after the move must
+                // not count as a loss against the shallower look before it.
+                let after = if Some(played) == best { before } else { after };
+                stats.add(before, after, judgement);
+            }
+
+            let best_san = best.map(|m| before_pos.san(m));
+            if let Some(judgement) = judgement {
+                let mut text = format!("{}.", judgement.name());
+                if let Some(san) = &best_san {
+                    text.push_str(&format!(" {san} was best."));
+                }
+                if let Some((wdl_before, wdl_after)) = tablebase {
+                    text.push_str(&format!(
+                        " Tablebase: {} -> {}.",
+                        wdl_before.name(),
+                        wdl_after.name()
+                    ));
+                }
+                notes.push(text);
+                let node = game.tree.node_mut(id);
+                node.nags.retain(|n| !is_move_quality_nag(*n));
+                node.nags.push(judgement.nag());
+                add_variation(&mut game.tree, parent, &evals[ply - 1].pv);
+            } else if let Some((_, wdl)) = tablebase.filter(|_| ply + 1 == nodes.len())
+                && wdl != Wdl::Draw
+            {
+                notes.push(format!("Tablebase: {}.", wdl.name()));
+            }
+
+            let white_eval = match after_pos.turn() {
+                Color::White => evals[ply].score,
+                Color::Black => negate(evals[ply].score),
+            };
+            let eval = to_game_score(white_eval);
+            // A finished position (mate, stalemate) speaks for itself: no evaluation on it.
+            let finished = after_pos.legal_moves().is_empty();
+            set_eval(
+                game.tree.node_mut(id),
+                (!finished).then_some(Eval {
+                    score: eval,
+                    depth: Some(evals[ply].depth).filter(|&d| d > 0),
+                }),
+                &notes,
+            );
+            summary.moves.push(MoveReport {
+                ply,
+                san: game.tree.san(id).unwrap_or_default(),
+                eval,
+                best: best_san,
+                judgement,
+                book: book_move,
+            });
+        }
+
+        let text = summary_text(&summary);
+        let root = game.tree.node_mut(NodeId::ROOT);
+        let mut comment = Comment::text(&text);
+        if let Some(existing) = root.comment_after.take() {
+            comment.merge(existing);
+        }
+        root.comment_after = Some(comment);
+        summary
+    }
+}
+
+fn negate(score: Score) -> Score {
+    match score {
+        Score::Cp(cp) => Score::Cp(-cp),
+        // Mate(0) (mated now) seen from the other side: mate delivered.
+        Score::Mate(0) => Score::Mate(1),
+        Score::Mate(n) => Score::Mate(-n),
+    }
+}
+
+fn to_game_score(score: Score) -> game::Score {
+    match score {
+        Score::Cp(cp) => game::Score::Centipawns(cp),
+        Score::Mate(n) => game::Score::Mate(n),
+    }
+}
+
+fn is_move_quality_nag(nag: game::Nag) -> bool {
+    (1..=6).contains(&nag.0)
+}
+
+/// Adds the engine's line after `at` as a variation (the played move stays the mainline).
+fn add_variation(tree: &mut game::Tree, at: NodeId, pv: &[Move]) {
+    let mut cur = at;
+    for &m in pv.iter().take(MAX_VARIATION_PLIES) {
+        match tree.add_move(cur, GameMove::Move(m)) {
+            Ok(next) => cur = next,
+            Err(_) => break,
+        }
+    }
+}
+
+/// Replaces any earlier `[%eval]` on the node with ours and appends the notes.
+fn set_eval(node: &mut game::Node, eval: Option<Eval>, notes: &[String]) {
+    if eval.is_none() && notes.is_empty() {
+        return;
+    }
+    let comment = node.comment_after.get_or_insert_with(Comment::default);
+    if let Some(eval) = eval {
+        comment.commands.retain(|c| !matches!(c, Command::Eval(_)));
+        comment.commands.push(Command::Eval(eval));
+    }
+    for note in notes {
+        comment.merge(Comment::text(note));
+    }
+}
+
+fn side_text(name: &str, stats: &SideStats) -> String {
+    format!(
+        "{name}: accuracy {:.1}%, average centipawn loss {}, {} inaccuracies, {} mistakes, {} blunders",
+        stats.accuracy(),
+        stats.acpl(),
+        stats.inaccuracies,
+        stats.mistakes,
+        stats.blunders
+    )
+}
+
+fn summary_text(summary: &GameSummary) -> String {
+    format!(
+        "Annotated by kibitzer. {}. {}.{}",
+        side_text("White", &summary.white),
+        side_text("Black", &summary.black),
+        if summary.incomplete {
+            " Analysis incomplete."
+        } else {
+            ""
+        }
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EngineOptions;
+    use crate::game::parse_all;
+
+    #[test]
+    fn a_blunder_is_marked_with_the_better_line() {
+        // 3... Nf6?? allows the scholar's mate.
+        let pgn = "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n";
+        let mut game = parse_all(pgn).remove(0).game;
+        let (engine, events) = Engine::new(EngineOptions {
+            hash_mb: 8,
+            ..EngineOptions::default()
+        });
+        let mut annotator = Annotator::new(engine, events, SearchLimits::depth(6));
+        let stop = AtomicBool::new(false);
+        let summary = annotator.annotate(
+            &mut game,
+            &Knowledge {
+                book: None,
+                tablebases: None,
+            },
+            &stop,
+        );
+        assert_eq!(summary.moves.len(), 7);
+        let nf6 = &summary.moves[5];
+        assert_eq!(nf6.san, "Nf6");
+        assert_eq!(nf6.judgement, Some(Judgement::Blunder));
+        assert_eq!(summary.black.blunders, 1);
+        assert_eq!(nf6.eval, game::Score::Mate(1));
+        let mut text = String::new();
+        crate::game::write_game(&game, &mut text);
+        assert!(text.contains("$4"), "{text}");
+        assert!(text.contains("[%eval"), "{text}");
+        assert!(text.contains("Blunder."), "{text}");
+        // The mainline is unchanged and still ends in mate.
+        assert_eq!(game.tree.mainline().count(), 7);
+    }
+}

@@ -1,0 +1,340 @@
+use std::io::Write;
+use std::ops::ControlFlow;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+
+use kibitzer::analysis::{Annotator, GameSummary, Knowledge, SideStats};
+use kibitzer::book::Book;
+use kibitzer::engine::{Engine, EngineOptions, SearchLimits};
+use kibitzer::game::{self, AtomicFile, Game, PgnReader, parse_game, write_game};
+use kibitzer::tablebase::Tablebases;
+
+#[derive(Args)]
+pub struct AnnotateArgs {
+    /// The games to annotate.
+    input: PathBuf,
+    /// Where to write the annotated games (default: standard output).
+    #[arg(long, short)]
+    out: Option<PathBuf>,
+    /// Let --out name the input file and replace it.
+    #[arg(long)]
+    overwrite: bool,
+    /// Think this many milliseconds per position (the default, at 100 ms, when no limit is given).
+    #[arg(long, conflicts_with_all = ["depth", "nodes"])]
+    movetime: Option<u64>,
+    /// Search every position to this depth.
+    #[arg(long, conflicts_with = "nodes")]
+    depth: Option<u32>,
+    /// Search every position for this many nodes.
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Games analysed at once, one engine thread each (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Which games, 1-based: `5`, `3-10`, `7-` (default: all).
+    #[arg(long)]
+    games: Option<String>,
+    /// Also write a per-game report as JSON.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Polyglot book for recognising book moves (default: the built-in book).
+    #[arg(long)]
+    book: Option<PathBuf>,
+    /// Do not consult any opening book.
+    #[arg(long, conflicts_with = "book")]
+    no_book: bool,
+    /// Syzygy tablebase folders, ':'-separated.
+    #[arg(long)]
+    syzygy: Option<String>,
+    /// Hash table per engine, in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+}
+
+/// `5`, `3-10`, `7-`: an inclusive 1-based range.
+fn parse_range(text: &str) -> anyhow::Result<(u64, u64)> {
+    let bad = || anyhow::anyhow!("--games '{text}': expected N, N-M or N-");
+    let (lo, hi) = match text.split_once('-') {
+        Some((lo, "")) => (lo.trim().parse().map_err(|_| bad())?, u64::MAX),
+        Some((lo, hi)) => (
+            lo.trim().parse().map_err(|_| bad())?,
+            hi.trim().parse().map_err(|_| bad())?,
+        ),
+        None => {
+            let n = text.trim().parse().map_err(|_| bad())?;
+            (n, n)
+        }
+    };
+    if lo == 0 || lo > hi {
+        return Err(bad());
+    }
+    Ok((lo, hi))
+}
+
+fn limits(args: &AnnotateArgs) -> SearchLimits {
+    match (args.depth, args.nodes) {
+        (Some(depth), _) => SearchLimits::depth(depth.max(1)),
+        (None, Some(nodes)) => SearchLimits::nodes(nodes.max(1)),
+        (None, None) => {
+            SearchLimits::move_time(Duration::from_millis(args.movetime.unwrap_or(100).max(1)))
+        }
+    }
+}
+
+fn side_json(stats: &SideStats) -> serde_json::Value {
+    json!({
+        "accuracy": (stats.accuracy() * 10.0).round() / 10.0,
+        "acpl": stats.acpl(),
+        "inaccuracies": stats.inaccuracies,
+        "mistakes": stats.mistakes,
+        "blunders": stats.blunders,
+    })
+}
+
+fn game_json(number: u64, game: &Game, summary: &GameSummary) -> serde_json::Value {
+    let moves: Vec<serde_json::Value> = summary
+        .moves
+        .iter()
+        .map(|m| {
+            json!({
+                "ply": m.ply,
+                "san": m.san,
+                "eval": match m.eval {
+                    game::Score::Centipawns(cp) => json!({ "cp": cp }),
+                    game::Score::Mate(n) => json!({ "mate": n }),
+                },
+                "best": m.best,
+                "judgement": m.judgement.map(|j| j.name().to_lowercase()),
+                "book": m.book,
+            })
+        })
+        .collect();
+    json!({
+        "game": number,
+        "white": game.headers.get("White"),
+        "black": game.headers.get("Black"),
+        "result": game.result.as_str(),
+        "complete": !summary.incomplete,
+        "stats": { "white": side_json(&summary.white), "black": side_json(&summary.black) },
+        "moves": moves,
+    })
+}
+
+pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
+    if let Some(out) = &args.out {
+        let same = match (out.canonicalize(), args.input.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        };
+        if same && !args.overwrite {
+            bail!(
+                "--out {} is the input file; add --overwrite to replace it",
+                out.display()
+            );
+        }
+    }
+    let range = match &args.games {
+        Some(text) => parse_range(text)?,
+        None => (1, u64::MAX),
+    };
+
+    // Read the selected games; a game with errors keeps its moves up to the error.
+    let mut games: Vec<(u64, Game)> = Vec::new();
+    let mut reader = PgnReader::open(&args.input)
+        .with_context(|| format!("cannot open {}", args.input.display()))?;
+    let mut number = 0u64;
+    reader
+        .for_each_raw(|raw| {
+            number += 1;
+            if number > range.1 {
+                return ControlFlow::Break(());
+            }
+            if number >= range.0 {
+                let parsed = parse_game(raw);
+                for e in &parsed.errors {
+                    eprintln!("{}: {e}", args.input.display());
+                }
+                games.push((number, parsed.game));
+            }
+            ControlFlow::Continue(())
+        })
+        .with_context(|| format!("reading {}", args.input.display()))?;
+    if games.is_empty() {
+        bail!("{}: no games selected", args.input.display());
+    }
+
+    let book = match (&args.book, args.no_book) {
+        (_, true) => None,
+        (Some(path), false) => {
+            Some(Book::open(path).with_context(|| format!("book {}", path.display()))?)
+        }
+        (None, false) => Some(Book::embedded()),
+    };
+    let tablebases = match &args.syzygy {
+        Some(path) => {
+            let (tables, problems) =
+                Tablebases::open(path.as_ref()).with_context(|| format!("--syzygy {path}"))?;
+            for p in problems {
+                eprintln!("warning: {p}");
+            }
+            Some(tables)
+        }
+        None => None,
+    };
+    let knowledge = Knowledge {
+        book: book.as_ref(),
+        tablebases: tablebases.as_ref(),
+    };
+
+    let workers = args
+        .threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, games.len());
+    let positions: u64 = games
+        .iter()
+        .map(|(_, g)| g.tree.mainline().count() as u64 + 1)
+        .sum();
+    let bar = ProgressBar::new(positions).with_style(
+        ProgressStyle::with_template("{pos}/{len} positions [{bar:40}] {elapsed} eta {eta}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+
+    let stop = AtomicBool::new(false);
+    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+    // A second Ctrl-C is not caught again: the default action ends the program.
+    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed));
+
+    let next = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<GameSummary>>> = Mutex::new(vec![None; games.len()]);
+    let slots: Vec<Mutex<&mut Game>> = games.iter_mut().map(|(_, g)| Mutex::new(g)).collect();
+    let search_limits = limits(&args);
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            s.spawn(|| {
+                let (engine, events) = Engine::new(EngineOptions {
+                    hash_mb: args.hash,
+                    threads: 1,
+                    ..EngineOptions::default()
+                });
+                let mut annotator = Annotator::new(engine, events, search_limits.clone());
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= slots.len() || stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let mut game = slots[i].lock().unwrap_or_else(|e| e.into_inner());
+                    let summary = annotator.annotate(&mut game, &knowledge, &stop);
+                    bar.inc(game.tree.mainline().count() as u64 + 1);
+                    if !summary.incomplete || !stop.load(Ordering::Relaxed) {
+                        results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(summary);
+                    }
+                }
+            });
+        }
+        // The watcher turns Ctrl-C into a clean stop of every worker.
+        s.spawn(|| {
+            while next.load(Ordering::Relaxed) < slots.len() + workers
+                && !stop.load(Ordering::Relaxed)
+            {
+                if INTERRUPTED.load(Ordering::Relaxed) {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        });
+    });
+    bar.finish_and_clear();
+    drop(slots);
+
+    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
+    let done: Vec<(u64, &Game, &GameSummary)> = games
+        .iter()
+        .zip(&results)
+        .filter_map(|((n, g), r)| r.as_ref().map(|r| (*n, g, r)))
+        .collect();
+    if stop.load(Ordering::Relaxed) {
+        eprintln!(
+            "interrupted: writing the {} games finished of {}",
+            done.len(),
+            games.len()
+        );
+    }
+
+    let mut text = String::new();
+    for (i, (_, game, _)) in done.iter().enumerate() {
+        if i > 0 {
+            text.push('\n');
+        }
+        write_game(game, &mut text);
+    }
+    match &args.out {
+        Some(path) => {
+            let mut file = AtomicFile::create(path)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            file.write_all(text.as_bytes())
+                .and_then(|()| file.commit())
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+        None => std::io::stdout()
+            .write_all(text.as_bytes())
+            .context("writing standard output")?,
+    }
+    if let Some(path) = &args.json {
+        let report: Vec<serde_json::Value> = done
+            .iter()
+            .map(|(n, g, summary)| game_json(*n, g, summary))
+            .collect();
+        let bytes = serde_json::to_vec_pretty(&report).context("encoding JSON")?;
+        let mut file =
+            AtomicFile::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+        file.write_all(&bytes)
+            .and_then(|()| file.commit())
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    for (n, game, summary) in &done {
+        let line = |name: &str, s: &SideStats| {
+            format!(
+                "{name} {:.1}% acpl {} ({}/{}/{})",
+                s.accuracy(),
+                s.acpl(),
+                s.inaccuracies,
+                s.mistakes,
+                s.blunders
+            )
+        };
+        eprintln!(
+            "game {n}: {} - {}: {}; {}",
+            game.headers.get("White").unwrap_or("?"),
+            game.headers.get("Black").unwrap_or("?"),
+            line("White", &summary.white),
+            line("Black", &summary.black)
+        );
+    }
+    if stop.load(Ordering::Relaxed) {
+        bail!("interrupted");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_range;
+
+    #[test]
+    fn game_ranges() {
+        assert_eq!(parse_range("5").unwrap(), (5, 5));
+        assert_eq!(parse_range("3-10").unwrap(), (3, 10));
+        assert_eq!(parse_range("7-").unwrap(), (7, u64::MAX));
+        for bad in ["", "0", "5-3", "x", "1-y", "-4"] {
+            assert!(parse_range(bad).is_err(), "{bad}");
+        }
+    }
+}
