@@ -4,7 +4,8 @@
 use std::fmt;
 
 use super::attacks::{
-    attacks, between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    attacks, between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks,
+    rook_attacks, rook_rays,
 };
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveKind};
@@ -383,12 +384,21 @@ impl Position {
     /// Pieces of `color` that attack `sq`, sliders seen through `occupied`.
     #[inline]
     pub fn attackers_by(&self, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
-        ((rook_attacks(sq, occupied) & self.orthogonal_sliders())
-            | (bishop_attacks(sq, occupied) & self.diagonal_sliders())
-            | (knight_attacks(sq) & self.by_role(Role::Knight))
+        let theirs = self.by_color(color);
+        let mut attackers = ((knight_attacks(sq) & self.by_role(Role::Knight))
             | (king_attacks(sq) & self.by_role(Role::King))
             | (pawn_attacks(!color, sq) & self.by_role(Role::Pawn)))
-            & self.by_color(color)
+            & theirs;
+        // Magic lookups only for sliders on the square's lines.
+        let diagonal = self.diagonal_sliders() & theirs & bishop_rays(sq);
+        if diagonal.any() {
+            attackers |= bishop_attacks(sq, occupied) & diagonal;
+        }
+        let orthogonal = self.orthogonal_sliders() & theirs & rook_rays(sq);
+        if orthogonal.any() {
+            attackers |= rook_attacks(sq, occupied) & orthogonal;
+        }
+        attackers
     }
 
     /// Whether `color` attacks `sq`.
@@ -401,8 +411,8 @@ impl Position {
     pub fn blockers(&self, color: Color) -> Bitboard {
         let king = self.king(color);
         let them = self.by_color(!color);
-        let snipers = ((rook_attacks(king, Bitboard::EMPTY) & self.orthogonal_sliders())
-            | (bishop_attacks(king, Bitboard::EMPTY) & self.diagonal_sliders()))
+        let snipers = ((rook_rays(king) & self.orthogonal_sliders())
+            | (bishop_rays(king) & self.diagonal_sliders()))
             & them;
         let occupied = self.occupied();
         let mut blockers = Bitboard::EMPTY;
@@ -518,23 +528,23 @@ impl Position {
             }
         }
 
-        if castling_before.any()
-            && (piece.role == Role::King
-                || (castling_before & (Bitboard::from_square(from) | to)).any())
-        {
-            let key_before = zobrist::castling(&self.castling);
-            if piece.role == Role::King {
-                self.castling[us] = [None, None];
-            }
+        // Rights end when their rook leaves or is taken, and all of a side's when its king moves.
+        let mut lost = castling_before & (Bitboard::from_square(from) | to);
+        if piece.role == Role::King {
+            lost |= castling_before & Bitboard::from_rank(us.back_rank());
+        }
+        if lost.any() {
             for color in Color::ALL {
-                for slot in &mut self.castling[color] {
-                    if *slot == Some(from) || *slot == Some(to) {
-                        *slot = None;
+                for side in CastlingSide::ALL {
+                    if let Some(rook) = self.castling[color][side.index()]
+                        && lost.contains(rook)
+                    {
+                        self.castling[color][side.index()] = None;
+                        self.hash ^= zobrist::castling_right(color, side);
                     }
                 }
             }
-            self.castling_rooks = self.castling_rooks_bb();
-            self.hash ^= key_before ^ zobrist::castling(&self.castling);
+            self.castling_rooks = castling_before - lost;
         }
 
         if us == Color::Black {
@@ -543,16 +553,6 @@ impl Position {
         self.turn = them;
         self.hash ^= zobrist::TURN;
         self.checkers = self.attackers_by(us, self.king(them), self.occupied());
-    }
-
-    fn castling_rooks_bb(&self) -> Bitboard {
-        self.castling
-            .white
-            .iter()
-            .chain(self.castling.black.iter())
-            .flatten()
-            .copied()
-            .collect()
     }
 
     /// Passes the turn (null move, for search). Only valid when not in check.

@@ -235,7 +235,8 @@ impl File {
 
     #[inline]
     pub const fn new(i: u32) -> File {
-        File::ALL[(i & 7) as usize]
+        // SAFETY: File is repr(u8) with discriminants 0..8, and the mask keeps i below 8.
+        unsafe { std::mem::transmute::<u8, File>((i & 7) as u8) }
     }
 
     #[inline]
@@ -287,7 +288,8 @@ impl Rank {
 
     #[inline]
     pub const fn new(i: u32) -> Rank {
-        Rank::ALL[(i & 7) as usize]
+        // SAFETY: Rank is repr(u8) with discriminants 0..8, and the mask keeps i below 8.
+        unsafe { std::mem::transmute::<u8, Rank>((i & 7) as u8) }
     }
 
     #[inline]
@@ -350,7 +352,9 @@ impl Square {
     /// The square with index `i & 63`.
     #[inline]
     pub const fn new(i: u32) -> Square {
-        Square::ALL[(i & 63) as usize]
+        // SAFETY: Square is repr(u8) with discriminants 0..64, and the mask keeps i below 64.
+        // (Indexing Square::ALL instead costs a memory load in every bitboard loop.)
+        unsafe { std::mem::transmute::<u8, Square>((i & 63) as u8) }
     }
 
     pub fn try_new(i: u32) -> Option<Square> {
