@@ -9,7 +9,7 @@ use super::attacks::{
 };
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveKind};
-use super::types::{ByColor, CastlingSide, Color, File, Piece, Rank, Role, Square};
+use super::types::{ByColor, ByRole, CastlingSide, Color, File, Piece, Rank, Role, Square};
 use super::zobrist;
 
 /// Any arrangement of pieces and state, possibly nonsense. Turn it into a [`Position`] with
@@ -96,8 +96,8 @@ pub struct IllegalMove(pub Move);
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     board: [Option<Piece>; 64],
-    by_role: [Bitboard; 6],
-    by_color: [Bitboard; 2],
+    by_role: ByRole<Bitboard>,
+    by_color: ByColor<Bitboard>,
     turn: Color,
     /// Rook squares with castling rights, by colour and side.
     castling: ByColor<[Option<Square>; 2]>,
@@ -128,8 +128,8 @@ impl Position {
         let mut errors = Vec::new();
         let mut pos = Position {
             board: [None; 64],
-            by_role: [Bitboard::EMPTY; 6],
-            by_color: [Bitboard::EMPTY; 2],
+            by_role: ByRole::default(),
+            by_color: ByColor::default(),
             turn: setup.turn,
             castling: ByColor::default(),
             castling_rooks: Bitboard::EMPTY,
@@ -151,12 +151,12 @@ impl Position {
                 1 => {}
                 _ => errors.push(PositionError::TooManyKings(color)),
             }
-            if pos.by_color[color.index()].count() > 16 {
+            if pos.by_color[color].count() > 16 {
                 errors.push(PositionError::TooManyPieces(color));
             }
         }
         let back_ranks = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
-        if (pos.by_role[Role::Pawn.index()] & back_ranks).any() {
+        if (pos.by_role[Role::Pawn] & back_ranks).any() {
             errors.push(PositionError::PawnsOnBackRank);
         }
 
@@ -187,13 +187,11 @@ impl Position {
             )
         }) {
             let them = !pos.turn;
-            if (pos.attackers_to(pos.king(them), pos.occupied()) & pos.by_color[pos.turn.index()])
-                .any()
-            {
+            if (pos.attackers_to(pos.king(them), pos.occupied()) & pos.by_color[pos.turn]).any() {
                 errors.push(PositionError::OppositeCheck);
             }
             pos.checkers =
-                pos.attackers_to(pos.king(pos.turn), pos.occupied()) & pos.by_color[them.index()];
+                pos.attackers_to(pos.king(pos.turn), pos.occupied()) & pos.by_color[them];
             if pos.checkers.count() > 2 {
                 errors.push(PositionError::ImpossibleCheck);
             }
@@ -222,7 +220,7 @@ impl Position {
             CastlingSide::Queen
         };
         if mode == CastlingMode::Standard
-            && (king.file() != File::E || rook.file() != side.fold_file(File::H, File::A))
+            && (king.file() != File::E || rook.file() != side.fold(File::H, File::A))
         {
             return None;
         }
@@ -278,34 +276,34 @@ impl Position {
 
     #[inline]
     pub fn occupied(&self) -> Bitboard {
-        self.by_color[0] | self.by_color[1]
+        self.by_color.white | self.by_color.black
     }
 
     #[inline]
     pub fn by_color(&self, color: Color) -> Bitboard {
-        self.by_color[color.index()]
+        self.by_color[color]
     }
 
     #[inline]
     pub fn by_role(&self, role: Role) -> Bitboard {
-        self.by_role[role.index()]
+        self.by_role[role]
     }
 
     #[inline]
     pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
-        self.by_color[color.index()] & self.by_role[role.index()]
+        self.by_color[color] & self.by_role[role]
     }
 
     /// Bishops and queens.
     #[inline]
     pub fn diagonal_sliders(&self) -> Bitboard {
-        self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]
+        self.by_role[Role::Bishop] | self.by_role[Role::Queen]
     }
 
     /// Rooks and queens.
     #[inline]
     pub fn orthogonal_sliders(&self) -> Bitboard {
-        self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]
+        self.by_role[Role::Rook] | self.by_role[Role::Queen]
     }
 
     #[inline]
@@ -435,16 +433,16 @@ impl Position {
     #[inline]
     fn put(&mut self, piece: Piece, sq: Square) {
         self.board[sq.index()] = Some(piece);
-        self.by_role[piece.role.index()].toggle(sq);
-        self.by_color[piece.color.index()].toggle(sq);
+        self.by_role[piece.role].toggle(sq);
+        self.by_color[piece.color].toggle(sq);
         self.hash ^= zobrist::piece(piece, sq);
     }
 
     #[inline]
     fn remove(&mut self, piece: Piece, sq: Square) {
         self.board[sq.index()] = None;
-        self.by_role[piece.role.index()].toggle(sq);
-        self.by_color[piece.color.index()].toggle(sq);
+        self.by_role[piece.role].toggle(sq);
+        self.by_color[piece.color].toggle(sq);
         self.hash ^= zobrist::piece(piece, sq);
     }
 
@@ -485,11 +483,7 @@ impl Position {
 
         match m.kind() {
             MoveKind::Castle => {
-                let side = if to.file() > from.file() {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
+                let side = m.castling_side().unwrap_or(CastlingSide::King);
                 let rank = us.back_rank();
                 let rook = Piece::new(us, Role::Rook);
                 self.remove(piece, from);
@@ -595,11 +589,7 @@ impl Position {
         };
         let (mover, mover_to, occupied) = match m.kind() {
             MoveKind::Castle => {
-                let side = if m.to().file() > from.file() {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
+                let side = m.castling_side().unwrap_or(CastlingSide::King);
                 let rank = us.back_rank();
                 let king_to = Square::from_coords(side.king_to_file(), rank);
                 let rook_to = Square::from_coords(side.rook_to_file(), rank);
@@ -744,15 +734,6 @@ pub const fn see_value(role: Role) -> i32 {
         Role::Rook => 500,
         Role::Queen => 950,
         Role::King => 20_000,
-    }
-}
-
-impl CastlingSide {
-    fn fold_file(self, king_side: File, queen_side: File) -> File {
-        match self {
-            CastlingSide::King => king_side,
-            CastlingSide::Queen => queen_side,
-        }
     }
 }
 

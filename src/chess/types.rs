@@ -171,6 +171,25 @@ impl Role {
     }
 }
 
+/// Per-role data, indexed by [`Role`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct ByRole<T>(pub [T; 6]);
+
+impl<T> Index<Role> for ByRole<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, role: Role) -> &T {
+        &self.0[role.index()]
+    }
+}
+
+impl<T> IndexMut<Role> for ByRole<T> {
+    #[inline]
+    fn index_mut(&mut self, role: Role) -> &mut T {
+        &mut self.0[role.index()]
+    }
+}
+
 /// A coloured piece.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Piece {
@@ -457,6 +476,15 @@ impl CastlingSide {
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
+    }
+
+    /// Picks `king_side` or `queen_side` by side.
+    #[inline]
+    pub fn fold<T>(self, king_side: T, queen_side: T) -> T {
+        match self {
+            CastlingSide::King => king_side,
+            CastlingSide::Queen => queen_side,
+        }
     }
 
     /// File the king lands on.
