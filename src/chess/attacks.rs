@@ -70,6 +70,41 @@ static PAWN: [[u64; 64]; 2] = [
     leaper_table(&[(-1, -1), (1, -1)]),
 ];
 
+/// Slider attacks on an empty board, by walking `dirs` from every square.
+const fn ray_table(dirs: &[(i32, i32)]) -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < dirs.len() {
+            let (mut f, mut r) = ((sq % 8) as i32 + dirs[i].0, (sq / 8) as i32 + dirs[i].1);
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                table[sq] |= 1 << (r * 8 + f);
+                f += dirs[i].0;
+                r += dirs[i].1;
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+static ROOK_RAYS: [u64; 64] = ray_table(&[(1, 0), (-1, 0), (0, 1), (0, -1)]);
+static BISHOP_RAYS: [u64; 64] = ray_table(&[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
+
+/// Rook attacks from `sq` on an empty board (a cheap test before a magic lookup).
+#[inline]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index()])
+}
+
+/// Bishop attacks from `sq` on an empty board.
+#[inline]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index()])
+}
+
 #[inline]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     Bitboard(KNIGHT[sq.index()])
@@ -201,6 +236,10 @@ mod tests {
         assert!(between(Square::A1, Square::B3).is_empty());
         assert_eq!(line(Square::A1, Square::C3).count(), 8);
         assert!(aligned(Square::A1, Square::H8, Square::E5));
+        for sq in Square::ALL {
+            assert_eq!(rook_rays(sq), rook_attacks(sq, Bitboard::EMPTY));
+            assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY));
+        }
         assert!(!aligned(Square::A1, Square::H8, Square::E4));
     }
 }

@@ -24,5 +24,5 @@ pub use moves::{Move, MoveKind, MoveList};
 pub use outcome::{DrawReason, Outcome};
 pub use position::{CastlingMode, IllegalMove, Position, PositionError, PositionErrors, Setup};
 pub use san::{San, SanError};
-pub use types::{ByColor, CastlingSide, Color, File, Piece, Rank, Role, Square};
+pub use types::{ByColor, ByRole, CastlingSide, Color, File, Piece, Rank, Role, Square};
 pub use uci::{UciMove, UciMoveError};

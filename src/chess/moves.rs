@@ -3,7 +3,7 @@
 use std::fmt;
 use std::num::NonZeroU16;
 
-use super::types::{Role, Square};
+use super::types::{CastlingSide, Role, Square};
 
 /// What a move does besides going from one square to another.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -99,6 +99,19 @@ impl Move {
     #[inline]
     pub const fn is_castle(self) -> bool {
         self.flags() == MoveKind::Castle as u16
+    }
+
+    /// The side a castling move castles towards (the rook's side of the king); `None` for other
+    /// moves.
+    #[inline]
+    pub fn castling_side(self) -> Option<CastlingSide> {
+        self.is_castle().then(|| {
+            if self.to().file() > self.from().file() {
+                CastlingSide::King
+            } else {
+                CastlingSide::Queen
+            }
+        })
     }
 
     #[inline]

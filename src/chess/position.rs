@@ -4,11 +4,12 @@
 use std::fmt;
 
 use super::attacks::{
-    attacks, between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    attacks, between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks,
+    rook_attacks, rook_rays,
 };
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveKind};
-use super::types::{ByColor, CastlingSide, Color, File, Piece, Rank, Role, Square};
+use super::types::{ByColor, ByRole, CastlingSide, Color, File, Piece, Rank, Role, Square};
 use super::zobrist;
 
 /// Any arrangement of pieces and state, possibly nonsense. Turn it into a [`Position`] with
@@ -95,8 +96,8 @@ pub struct IllegalMove(pub Move);
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
     board: [Option<Piece>; 64],
-    by_role: [Bitboard; 6],
-    by_color: [Bitboard; 2],
+    by_role: ByRole<Bitboard>,
+    by_color: ByColor<Bitboard>,
     turn: Color,
     /// Rook squares with castling rights, by colour and side.
     castling: ByColor<[Option<Square>; 2]>,
@@ -127,8 +128,8 @@ impl Position {
         let mut errors = Vec::new();
         let mut pos = Position {
             board: [None; 64],
-            by_role: [Bitboard::EMPTY; 6],
-            by_color: [Bitboard::EMPTY; 2],
+            by_role: ByRole::default(),
+            by_color: ByColor::default(),
             turn: setup.turn,
             castling: ByColor::default(),
             castling_rooks: Bitboard::EMPTY,
@@ -150,12 +151,12 @@ impl Position {
                 1 => {}
                 _ => errors.push(PositionError::TooManyKings(color)),
             }
-            if pos.by_color[color.index()].count() > 16 {
+            if pos.by_color[color].count() > 16 {
                 errors.push(PositionError::TooManyPieces(color));
             }
         }
         let back_ranks = Bitboard::from_rank(Rank::First) | Bitboard::from_rank(Rank::Eighth);
-        if (pos.by_role[Role::Pawn.index()] & back_ranks).any() {
+        if (pos.by_role[Role::Pawn] & back_ranks).any() {
             errors.push(PositionError::PawnsOnBackRank);
         }
 
@@ -186,13 +187,11 @@ impl Position {
             )
         }) {
             let them = !pos.turn;
-            if (pos.attackers_to(pos.king(them), pos.occupied()) & pos.by_color[pos.turn.index()])
-                .any()
-            {
+            if (pos.attackers_to(pos.king(them), pos.occupied()) & pos.by_color[pos.turn]).any() {
                 errors.push(PositionError::OppositeCheck);
             }
             pos.checkers =
-                pos.attackers_to(pos.king(pos.turn), pos.occupied()) & pos.by_color[them.index()];
+                pos.attackers_to(pos.king(pos.turn), pos.occupied()) & pos.by_color[them];
             if pos.checkers.count() > 2 {
                 errors.push(PositionError::ImpossibleCheck);
             }
@@ -221,7 +220,7 @@ impl Position {
             CastlingSide::Queen
         };
         if mode == CastlingMode::Standard
-            && (king.file() != File::E || rook.file() != side.fold_file(File::H, File::A))
+            && (king.file() != File::E || rook.file() != side.fold(File::H, File::A))
         {
             return None;
         }
@@ -277,34 +276,34 @@ impl Position {
 
     #[inline]
     pub fn occupied(&self) -> Bitboard {
-        self.by_color[0] | self.by_color[1]
+        self.by_color.white | self.by_color.black
     }
 
     #[inline]
     pub fn by_color(&self, color: Color) -> Bitboard {
-        self.by_color[color.index()]
+        self.by_color[color]
     }
 
     #[inline]
     pub fn by_role(&self, role: Role) -> Bitboard {
-        self.by_role[role.index()]
+        self.by_role[role]
     }
 
     #[inline]
     pub fn pieces(&self, color: Color, role: Role) -> Bitboard {
-        self.by_color[color.index()] & self.by_role[role.index()]
+        self.by_color[color] & self.by_role[role]
     }
 
     /// Bishops and queens.
     #[inline]
     pub fn diagonal_sliders(&self) -> Bitboard {
-        self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]
+        self.by_role[Role::Bishop] | self.by_role[Role::Queen]
     }
 
     /// Rooks and queens.
     #[inline]
     pub fn orthogonal_sliders(&self) -> Bitboard {
-        self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]
+        self.by_role[Role::Rook] | self.by_role[Role::Queen]
     }
 
     #[inline]
@@ -383,12 +382,21 @@ impl Position {
     /// Pieces of `color` that attack `sq`, sliders seen through `occupied`.
     #[inline]
     pub fn attackers_by(&self, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
-        ((rook_attacks(sq, occupied) & self.orthogonal_sliders())
-            | (bishop_attacks(sq, occupied) & self.diagonal_sliders())
-            | (knight_attacks(sq) & self.by_role(Role::Knight))
+        let theirs = self.by_color(color);
+        let mut attackers = ((knight_attacks(sq) & self.by_role(Role::Knight))
             | (king_attacks(sq) & self.by_role(Role::King))
             | (pawn_attacks(!color, sq) & self.by_role(Role::Pawn)))
-            & self.by_color(color)
+            & theirs;
+        // Magic lookups only for sliders on the square's lines.
+        let diagonal = self.diagonal_sliders() & theirs & bishop_rays(sq);
+        if diagonal.any() {
+            attackers |= bishop_attacks(sq, occupied) & diagonal;
+        }
+        let orthogonal = self.orthogonal_sliders() & theirs & rook_rays(sq);
+        if orthogonal.any() {
+            attackers |= rook_attacks(sq, occupied) & orthogonal;
+        }
+        attackers
     }
 
     /// Whether `color` attacks `sq`.
@@ -401,8 +409,8 @@ impl Position {
     pub fn blockers(&self, color: Color) -> Bitboard {
         let king = self.king(color);
         let them = self.by_color(!color);
-        let snipers = ((rook_attacks(king, Bitboard::EMPTY) & self.orthogonal_sliders())
-            | (bishop_attacks(king, Bitboard::EMPTY) & self.diagonal_sliders()))
+        let snipers = ((rook_rays(king) & self.orthogonal_sliders())
+            | (bishop_rays(king) & self.diagonal_sliders()))
             & them;
         let occupied = self.occupied();
         let mut blockers = Bitboard::EMPTY;
@@ -425,16 +433,16 @@ impl Position {
     #[inline]
     fn put(&mut self, piece: Piece, sq: Square) {
         self.board[sq.index()] = Some(piece);
-        self.by_role[piece.role.index()].toggle(sq);
-        self.by_color[piece.color.index()].toggle(sq);
+        self.by_role[piece.role].toggle(sq);
+        self.by_color[piece.color].toggle(sq);
         self.hash ^= zobrist::piece(piece, sq);
     }
 
     #[inline]
     fn remove(&mut self, piece: Piece, sq: Square) {
         self.board[sq.index()] = None;
-        self.by_role[piece.role.index()].toggle(sq);
-        self.by_color[piece.color.index()].toggle(sq);
+        self.by_role[piece.role].toggle(sq);
+        self.by_color[piece.color].toggle(sq);
         self.hash ^= zobrist::piece(piece, sq);
     }
 
@@ -475,11 +483,7 @@ impl Position {
 
         match m.kind() {
             MoveKind::Castle => {
-                let side = if to.file() > from.file() {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
+                let side = m.castling_side().unwrap_or(CastlingSide::King);
                 let rank = us.back_rank();
                 let rook = Piece::new(us, Role::Rook);
                 self.remove(piece, from);
@@ -518,23 +522,23 @@ impl Position {
             }
         }
 
-        if castling_before.any()
-            && (piece.role == Role::King
-                || (castling_before & (Bitboard::from_square(from) | to)).any())
-        {
-            let key_before = zobrist::castling(&self.castling);
-            if piece.role == Role::King {
-                self.castling[us] = [None, None];
-            }
+        // Rights end when their rook leaves or is taken, and all of a side's when its king moves.
+        let mut lost = castling_before & (Bitboard::from_square(from) | to);
+        if piece.role == Role::King {
+            lost |= castling_before & Bitboard::from_rank(us.back_rank());
+        }
+        if lost.any() {
             for color in Color::ALL {
-                for slot in &mut self.castling[color] {
-                    if *slot == Some(from) || *slot == Some(to) {
-                        *slot = None;
+                for side in CastlingSide::ALL {
+                    if let Some(rook) = self.castling[color][side.index()]
+                        && lost.contains(rook)
+                    {
+                        self.castling[color][side.index()] = None;
+                        self.hash ^= zobrist::castling_right(color, side);
                     }
                 }
             }
-            self.castling_rooks = self.castling_rooks_bb();
-            self.hash ^= key_before ^ zobrist::castling(&self.castling);
+            self.castling_rooks = castling_before - lost;
         }
 
         if us == Color::Black {
@@ -543,16 +547,6 @@ impl Position {
         self.turn = them;
         self.hash ^= zobrist::TURN;
         self.checkers = self.attackers_by(us, self.king(them), self.occupied());
-    }
-
-    fn castling_rooks_bb(&self) -> Bitboard {
-        self.castling
-            .white
-            .iter()
-            .chain(self.castling.black.iter())
-            .flatten()
-            .copied()
-            .collect()
     }
 
     /// Passes the turn (null move, for search). Only valid when not in check.
@@ -595,11 +589,7 @@ impl Position {
         };
         let (mover, mover_to, occupied) = match m.kind() {
             MoveKind::Castle => {
-                let side = if m.to().file() > from.file() {
-                    CastlingSide::King
-                } else {
-                    CastlingSide::Queen
-                };
+                let side = m.castling_side().unwrap_or(CastlingSide::King);
                 let rank = us.back_rank();
                 let king_to = Square::from_coords(side.king_to_file(), rank);
                 let rook_to = Square::from_coords(side.rook_to_file(), rank);
@@ -744,15 +734,6 @@ pub const fn see_value(role: Role) -> i32 {
         Role::Rook => 500,
         Role::Queen => 950,
         Role::King => 20_000,
-    }
-}
-
-impl CastlingSide {
-    fn fold_file(self, king_side: File, queen_side: File) -> File {
-        match self {
-            CastlingSide::King => king_side,
-            CastlingSide::Queen => queen_side,
-        }
     }
 }
 

@@ -127,10 +127,7 @@ impl San {
                 .legal_moves()
                 .iter()
                 .copied()
-                .find(|m| {
-                    m.is_castle()
-                        && (m.to().file() > m.from().file()) == (side == CastlingSide::King)
-                })
+                .find(|m| m.castling_side() == Some(side))
                 .ok_or_else(illegal),
             San::Normal {
                 role,
@@ -164,12 +161,7 @@ impl San {
 
     /// Describes `m` in `pos` with the least disambiguation SAN needs (no check suffix).
     pub fn from_move(pos: &Position, m: Move) -> San {
-        if m.is_castle() {
-            let side = if m.to().file() > m.from().file() {
-                CastlingSide::King
-            } else {
-                CastlingSide::Queen
-            };
+        if let Some(side) = m.castling_side() {
             return San::Castle(side);
         }
         let role = pos.role_at(m.from()).unwrap_or(Role::Pawn);

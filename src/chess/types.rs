@@ -171,6 +171,25 @@ impl Role {
     }
 }
 
+/// Per-role data, indexed by [`Role`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct ByRole<T>(pub [T; 6]);
+
+impl<T> Index<Role> for ByRole<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, role: Role) -> &T {
+        &self.0[role.index()]
+    }
+}
+
+impl<T> IndexMut<Role> for ByRole<T> {
+    #[inline]
+    fn index_mut(&mut self, role: Role) -> &mut T {
+        &mut self.0[role.index()]
+    }
+}
+
 /// A coloured piece.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Piece {
@@ -235,7 +254,8 @@ impl File {
 
     #[inline]
     pub const fn new(i: u32) -> File {
-        File::ALL[(i & 7) as usize]
+        // SAFETY: File is repr(u8) with discriminants 0..8, and the mask keeps i below 8.
+        unsafe { std::mem::transmute::<u8, File>((i & 7) as u8) }
     }
 
     #[inline]
@@ -287,7 +307,8 @@ impl Rank {
 
     #[inline]
     pub const fn new(i: u32) -> Rank {
-        Rank::ALL[(i & 7) as usize]
+        // SAFETY: Rank is repr(u8) with discriminants 0..8, and the mask keeps i below 8.
+        unsafe { std::mem::transmute::<u8, Rank>((i & 7) as u8) }
     }
 
     #[inline]
@@ -350,7 +371,9 @@ impl Square {
     /// The square with index `i & 63`.
     #[inline]
     pub const fn new(i: u32) -> Square {
-        Square::ALL[(i & 63) as usize]
+        // SAFETY: Square is repr(u8) with discriminants 0..64, and the mask keeps i below 64.
+        // (Indexing Square::ALL instead costs a memory load in every bitboard loop.)
+        unsafe { std::mem::transmute::<u8, Square>((i & 63) as u8) }
     }
 
     pub fn try_new(i: u32) -> Option<Square> {
@@ -453,6 +476,15 @@ impl CastlingSide {
     #[inline]
     pub const fn index(self) -> usize {
         self as usize
+    }
+
+    /// Picks `king_side` or `queen_side` by side.
+    #[inline]
+    pub fn fold<T>(self, king_side: T, queen_side: T) -> T {
+        match self {
+            CastlingSide::King => king_side,
+            CastlingSide::Queen => queen_side,
+        }
     }
 
     /// File the king lands on.

@@ -5,7 +5,7 @@ use std::str::FromStr;
 
 use super::moves::Move;
 use super::position::{CastlingMode, Position};
-use super::types::{CastlingSide, Role, Square};
+use super::types::{Role, Square};
 
 /// A UCI move as written, before it is checked against a position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -82,15 +82,11 @@ impl UciMove {
     /// Writes `m` for a position in the given castling mode: castling as `e1g1` in standard
     /// chess and as king-takes-rook (`e1h1`) in Chess960.
     pub fn from_move(m: Move, mode: CastlingMode) -> UciMove {
-        let to = if m.is_castle() && mode == CastlingMode::Standard {
-            let side = if m.to().file() > m.from().file() {
-                CastlingSide::King
-            } else {
-                CastlingSide::Queen
-            };
-            Square::from_coords(side.king_to_file(), m.from().rank())
-        } else {
-            m.to()
+        let to = match m.castling_side() {
+            Some(side) if mode == CastlingMode::Standard => {
+                Square::from_coords(side.king_to_file(), m.from().rank())
+            }
+            _ => m.to(),
         };
         UciMove::Normal {
             from: m.from(),

@@ -22,7 +22,7 @@ pub fn en_passant(file: File) -> u64 {
 
 /// Key of one castling right: white short, white long, black short, black long.
 #[inline]
-fn castling_right(color: Color, side: CastlingSide) -> u64 {
+pub fn castling_right(color: Color, side: CastlingSide) -> u64 {
     RANDOM64[CASTLE_OFFSET + 2 * color.index() + side.index()]
 }
 
