@@ -523,18 +523,17 @@ impl<'a> Searcher<'a> {
                 k[1] = k[0];
                 k[0] = Some(m);
             }
-            let tried: Vec<(Move, PieceTo)> = quiets_tried[..quiet_count]
-                .iter()
-                .flatten()
-                .copied()
-                .collect();
             let piece_to = PieceTo {
                 piece: pos.moved_piece(m).expect("generated move has a piece"),
                 to: m.to(),
             };
-            self.td
-                .history
-                .update_quiets(us, (m, piece_to), &tried, &prev, depth);
+            self.td.history.update_quiets(
+                us,
+                (m, piece_to),
+                &quiets_tried[..quiet_count],
+                &prev,
+                depth,
+            );
         }
 
         if excluded.is_none() && !(N::ROOT && self.td.pv_idx > 0) {
@@ -622,17 +621,13 @@ impl<'a> Searcher<'a> {
         let mut picker = MovePicker::new_qsearch(tt.and_then(|e| e.mv), in_check);
         while let Some(m) = picker.next(pos, &self.td.history, false) {
             moves_seen += 1;
-            if !in_check && best_score > -MATE_BOUND {
-                if !m.is_promotion() {
-                    let gain = pos
-                        .captured_role(m)
-                        .map_or(0, crate::chess::position::see_value);
-                    if futility_base + gain <= alpha {
-                        best_score = best_score.max(futility_base + gain);
-                        continue;
-                    }
-                }
-                if !pos.see_ge(m, 0) {
+            // Delta pruning. (The picker already dropped captures that lose material.)
+            if !in_check && !m.is_promotion() {
+                let gain = pos
+                    .captured_role(m)
+                    .map_or(0, crate::chess::position::see_value);
+                if futility_base + gain <= alpha {
+                    best_score = best_score.max(futility_base + gain);
                     continue;
                 }
             }
