@@ -41,6 +41,7 @@ mod history;
 mod limits;
 mod params;
 mod picker;
+mod report;
 mod score;
 mod search;
 mod strength;
