@@ -82,13 +82,13 @@ impl History {
         &mut self,
         color: Color,
         best: (Move, PieceTo),
-        tried: &[(Move, PieceTo)],
+        tried: &[Option<(Move, PieceTo)>],
         prev: &[Option<PieceTo>; 2],
         depth: i32,
     ) {
         let b = bonus(depth);
         self.update_one(color, best, prev, b);
-        for &t in tried {
+        for &t in tried.iter().flatten() {
             self.update_one(color, t, prev, -b);
         }
         if let Some(p) = prev[0] {
@@ -140,7 +140,7 @@ mod tests {
         ];
         let mut h = History::default();
         for _ in 0..1000 {
-            h.update_quiets(Color::White, (a, pt(a)), &[(b, pt(b))], &prev, 10);
+            h.update_quiets(Color::White, (a, pt(a)), &[Some((b, pt(b)))], &prev, 10);
         }
         let sa = h.quiet_score(Color::White, a, pt(a), &prev);
         let sb = h.quiet_score(Color::White, b, pt(b), &prev);

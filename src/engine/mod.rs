@@ -43,6 +43,7 @@ mod limits;
 pub mod nnue;
 mod params;
 mod picker;
+mod report;
 mod score;
 mod search;
 mod strength;
@@ -50,6 +51,7 @@ mod thread;
 mod time;
 mod tt;
 
+use std::panic::AssertUnwindSafe;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -258,8 +260,19 @@ impl Engine {
             std::thread::Builder::new()
                 .name("search".into())
                 .spawn(move || {
+                    let fallback = job.root.legal_moves().iter().next().copied();
                     let mut threads = threads.lock().unwrap_or_else(PoisonError::into_inner);
-                    thread::run(job, &mut threads, &tt, eval.as_ref(), &flags, &events);
+                    let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                        thread::run(job, &mut threads, &tt, eval.as_ref(), &flags, &events);
+                    }));
+                    if searched.is_err() {
+                        // A bug must not leave the GUI waiting: answer with some legal move.
+                        threads.iter_mut().for_each(ThreadData::clear);
+                        let _ = events.send(SearchEvent::BestMove {
+                            best: fallback,
+                            ponder: None,
+                        });
+                    }
                 })
                 .expect("spawning the search thread"),
         );

@@ -4,7 +4,7 @@
 use std::sync::LazyLock;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::chess::{Move, Position};
 
@@ -15,7 +15,7 @@ use super::score::*;
 use super::thread::{FRAME_OFFSET, SearchContext, ThreadData};
 use super::time::TimeManager;
 use super::tt::TtBound;
-use super::{Bound, SearchEvent, SearchInfo};
+use super::{Bound, SearchEvent};
 
 pub trait NodeKind {
     const PV: bool;
@@ -65,9 +65,9 @@ pub struct MainThread<'a> {
 }
 
 pub struct Searcher<'a> {
-    td: &'a mut ThreadData,
-    ctx: &'a SearchContext<'a>,
-    main: Option<MainThread<'a>>,
+    pub(super) td: &'a mut ThreadData,
+    pub(super) ctx: &'a SearchContext<'a>,
+    pub(super) main: Option<MainThread<'a>>,
 }
 
 impl<'a> Searcher<'a> {
@@ -523,18 +523,17 @@ impl<'a> Searcher<'a> {
                 k[1] = k[0];
                 k[0] = Some(m);
             }
-            let tried: Vec<(Move, PieceTo)> = quiets_tried[..quiet_count]
-                .iter()
-                .flatten()
-                .copied()
-                .collect();
             let piece_to = PieceTo {
                 piece: pos.moved_piece(m).expect("generated move has a piece"),
                 to: m.to(),
             };
-            self.td
-                .history
-                .update_quiets(us, (m, piece_to), &tried, &prev, depth);
+            self.td.history.update_quiets(
+                us,
+                (m, piece_to),
+                &quiets_tried[..quiet_count],
+                &prev,
+                depth,
+            );
         }
 
         if excluded.is_none() && !(N::ROOT && self.td.pv_idx > 0) {
@@ -622,17 +621,13 @@ impl<'a> Searcher<'a> {
         let mut picker = MovePicker::new_qsearch(tt.and_then(|e| e.mv), in_check);
         while let Some(m) = picker.next(pos, &self.td.history, false) {
             moves_seen += 1;
-            if !in_check && best_score > -MATE_BOUND {
-                if !m.is_promotion() {
-                    let gain = pos
-                        .captured_role(m)
-                        .map_or(0, crate::chess::position::see_value);
-                    if futility_base + gain <= alpha {
-                        best_score = best_score.max(futility_base + gain);
-                        continue;
-                    }
-                }
-                if !pos.see_ge(m, 0) {
+            // Delta pruning. (The picker already dropped captures that lose material.)
+            if !in_check && !m.is_promotion() {
+                let gain = pos
+                    .captured_role(m)
+                    .map_or(0, crate::chess::position::see_value);
+                if futility_base + gain <= alpha {
+                    best_score = best_score.max(futility_base + gain);
                     continue;
                 }
             }
@@ -766,70 +761,7 @@ impl<'a> Searcher<'a> {
     fn publish_nodes(&self) {
         self.ctx.nodes[self.td.id].store(self.td.nodes, Ordering::Relaxed);
     }
-
-    fn info(&self, depth: i32, index: usize) -> Option<SearchInfo> {
-        let main = self.main.as_ref()?;
-        let rm = &self.td.root_moves[index];
-        let (depth, value, bound) = if rm.score > -INFINITY {
-            (depth, rm.score, rm.bound)
-        } else if rm.prev_score > -INFINITY && depth > 1 {
-            (depth - 1, rm.prev_score, Bound::Exact)
-        } else {
-            return None;
-        };
-        let time = main.started.elapsed();
-        let nodes = self.ctx.total_nodes().max(self.td.nodes);
-        let score = Score::from_value(value);
-        Some(SearchInfo {
-            depth: depth as u32,
-            seldepth: rm.seldepth.max(depth as usize) as u32,
-            multipv: index + 1,
-            score,
-            bound,
-            wdl: score.wdl(),
-            nodes,
-            nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
-            hashfull: self.ctx.tt.hashfull(),
-            tbhits: 0,
-            time,
-            pv: rm.pv.clone(),
-        })
-    }
-
-    fn report(&self, depth: i32) {
-        let Some(main) = &self.main else { return };
-        for i in 0..self.ctx.multipv {
-            if let Some(info) = self.info(depth, i) {
-                let _ = main.events.send(SearchEvent::Info(info));
-            }
-        }
-    }
-
-    /// Fail-high/fail-low lines, only in longer searches (they are noise in fast games).
-    fn report_bound(&self, depth: i32) {
-        let Some(main) = &self.main else { return };
-        if main.started.elapsed() < REPORT_BOUNDS_AFTER {
-            return;
-        }
-        if let Some(info) = self.info(depth, self.td.pv_idx) {
-            let _ = main.events.send(SearchEvent::Info(info));
-        }
-    }
-
-    fn report_currmove(&self, m: Move, number: usize) {
-        let Some(main) = &self.main else { return };
-        if main.started.elapsed() >= REPORT_BOUNDS_AFTER {
-            let _ = main.events.send(SearchEvent::CurrMove {
-                depth: self.td.root_depth as u32,
-                mv: m,
-                number: number + self.td.pv_idx,
-            });
-        }
-    }
 }
-
-/// Bound and current-move reports start after this much thinking.
-const REPORT_BOUNDS_AFTER: Duration = Duration::from_secs(3);
 
 #[cfg(test)]
 mod tests {

@@ -380,3 +380,115 @@ pub fn run(input: impl BufRead, out: Output) {
     }
     session.shutdown();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::{Duration, Instant};
+
+    /// A writer the test can read back.
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buffer {
+        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(b);
+            Ok(b.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Buffer {
+        fn text(&self) -> String {
+            String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+        }
+
+        fn wait_for(&self, needle: &str) -> String {
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_secs(20) {
+                let t = self.text();
+                if t.contains(needle) {
+                    return t;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            panic!("no '{needle}' in:\n{}", self.text());
+        }
+    }
+
+    fn session() -> (Session, Buffer) {
+        let buf = Buffer::default();
+        (Session::new(Output::new(buf.clone())), buf)
+    }
+
+    #[test]
+    fn handshake_search_and_bad_input() {
+        let (mut s, out) = session();
+        for line in [
+            "uci",
+            "isready",
+            "setoption name Hash value 8",
+            "setoption name Hash value banana",
+            "setoption name Warp Drive value 9",
+            "frobnicate",
+            "position startpos moves e2e4 e7e5 e1e3",
+            "go depth 4 searchmoves g1f3 xx",
+        ] {
+            assert!(s.handle_line(line));
+        }
+        let text = out.wait_for("bestmove");
+        assert!(text.contains("uciok") && text.contains("readyok"));
+        assert!(text.contains("option name UCI_Elo type spin"));
+        assert_eq!(text.matches("info string").count(), 5, "{text}");
+        assert!(
+            text.contains("bestmove g1f3"),
+            "searchmoves respected: {text}"
+        );
+        assert!(!s.handle_line("quit"));
+        s.shutdown();
+    }
+
+    #[test]
+    fn commands_during_infinite_search_and_quit() {
+        let (mut s, out) = session();
+        s.handle_line("setoption name MultiPV value 2");
+        s.handle_line("setoption name UCI_ShowWDL value true");
+        s.handle_line("position fen 4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
+        s.handle_line("go infinite");
+        std::thread::sleep(Duration::from_millis(100));
+        s.handle_line("isready");
+        s.handle_line("setoption name Hash value 2");
+        s.handle_line("position startpos");
+        let text = out.wait_for("readyok");
+        assert!(!text.contains("bestmove"), "infinite search waits: {text}");
+        s.handle_line("stop");
+        let text = out.wait_for("bestmove");
+        assert!(
+            text.contains("multipv 2") && text.contains(" wdl "),
+            "{text}"
+        );
+        // The new position and hash apply to the next search.
+        s.handle_line("go depth 3");
+        std::thread::sleep(Duration::from_millis(200));
+        s.handle_line("d");
+        s.handle_line("eval");
+        s.shutdown();
+        let text = out.text();
+        assert_eq!(text.matches("bestmove").count(), 2, "{text}");
+        assert!(text.contains("Evaluation"));
+    }
+
+    #[test]
+    fn illegal_position_move_keeps_prefix_and_mate_gives_null_move() {
+        let (mut s, out) = session();
+        s.handle_line("position startpos moves f2f3 e7e5 g2g4 d8h4 a2a3");
+        let text = out.wait_for("info string");
+        assert!(text.contains("move 5 'a2a3'"), "{text}");
+        assert_eq!(s.moves.len(), 4);
+        s.handle_line("go depth 2");
+        out.wait_for("bestmove 0000");
+        s.shutdown();
+    }
+}

@@ -40,7 +40,9 @@ const ROOK_SEMI_OPEN_FILE: S = S(12, 6);
 
 /// King safety: attack units per square of the king zone hit, by attacker (N, B, R, Q).
 const KING_ATTACK_UNITS: [i32; 4] = [2, 2, 3, 5];
-const KING_DANGER_MAX: i32 = 500;
+/// Danger is units^2 / DIV (middlegame), capped.
+const KING_DANGER_DIV: i32 = 4;
+const KING_DANGER_MAX: i32 = 400;
 const PAWN_SHIELD_NEAR: S = S(12, 0);
 const PAWN_SHIELD_FAR: S = S(6, 0);
 const KING_OPEN_FILE: S = S(-15, 0);
@@ -135,7 +137,10 @@ fn side_terms(pos: &Position, us: Color) -> [S; 7] {
     }
     let mut king_attack = S::ZERO;
     if attackers >= 2 && pos.pieces(us, Role::Queen).any() {
-        king_attack = S((units * units).min(KING_DANGER_MAX), units * 2);
+        king_attack = S(
+            (units * units / KING_DANGER_DIV).min(KING_DANGER_MAX),
+            units,
+        );
     }
 
     // Our king's shelter.

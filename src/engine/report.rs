@@ -1,0 +1,75 @@
+//! Progress reports of the main search thread: info lines per multi-PV line, bounds during
+//! aspiration re-searches and the current root move (the latter two only in long searches).
+
+use std::time::Duration;
+
+use crate::chess::Move;
+
+use super::score::{INFINITY, Score};
+use super::search::Searcher;
+use super::{Bound, SearchEvent, SearchInfo};
+
+impl Searcher<'_> {
+    fn info(&self, depth: i32, index: usize) -> Option<SearchInfo> {
+        let main = self.main.as_ref()?;
+        let rm = &self.td.root_moves[index];
+        let (depth, value, bound) = if rm.score > -INFINITY {
+            (depth, rm.score, rm.bound)
+        } else if rm.prev_score > -INFINITY && depth > 1 {
+            (depth - 1, rm.prev_score, Bound::Exact)
+        } else {
+            return None;
+        };
+        let time = main.started.elapsed();
+        let nodes = self.ctx.total_nodes().max(self.td.nodes);
+        let score = Score::from_value(value);
+        Some(SearchInfo {
+            depth: depth as u32,
+            seldepth: rm.seldepth.max(depth as usize) as u32,
+            multipv: index + 1,
+            score,
+            bound,
+            wdl: score.wdl(),
+            nodes,
+            nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
+            hashfull: self.ctx.tt.hashfull(),
+            tbhits: 0,
+            time,
+            pv: rm.pv.clone(),
+        })
+    }
+
+    pub(super) fn report(&self, depth: i32) {
+        let Some(main) = &self.main else { return };
+        for i in 0..self.ctx.multipv {
+            if let Some(info) = self.info(depth, i) {
+                let _ = main.events.send(SearchEvent::Info(info));
+            }
+        }
+    }
+
+    /// Fail-high/fail-low lines, only in longer searches (they are noise in fast games).
+    pub(super) fn report_bound(&self, depth: i32) {
+        let Some(main) = &self.main else { return };
+        if main.started.elapsed() < REPORT_BOUNDS_AFTER {
+            return;
+        }
+        if let Some(info) = self.info(depth, self.td.pv_idx) {
+            let _ = main.events.send(SearchEvent::Info(info));
+        }
+    }
+
+    pub(super) fn report_currmove(&self, m: Move, number: usize) {
+        let Some(main) = &self.main else { return };
+        if main.started.elapsed() >= REPORT_BOUNDS_AFTER {
+            let _ = main.events.send(SearchEvent::CurrMove {
+                depth: self.td.root_depth as u32,
+                mv: m,
+                number: number + self.td.pv_idx,
+            });
+        }
+    }
+}
+
+/// Bound and current-move reports start after this much thinking.
+const REPORT_BOUNDS_AFTER: Duration = Duration::from_secs(3);
