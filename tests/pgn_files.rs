@@ -28,22 +28,17 @@ fn read(path: &Path) -> Vec<ParsedGame> {
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The errors real files contain, as (file, game, line). python-chess reports the same moves
-/// in immortal-games.pgn except in games 2 and 36, where `17. Bh6+, Rg7` has a comma glued to
-/// a move: pgn-reader skips that token, so the next move is the illegal one.
+/// The errors real files contain, as (file, game, line): the same games python-chess rejects
+/// (and the variants we do not play).
 const KNOWN_ERRORS: &[(&str, u64, u64)] = &[
     ("illegal.pgn", 38, 833),
     ("rewrite-example.pgn", 4, 56),
     ("antichess-programfox.pgn", 1, 1),
     ("antichess-programfox.pgn", 2, 5),
     ("immortal-games.pgn", 1, 17),
-    ("immortal-games.pgn", 2, 239),
     ("immortal-games.pgn", 17, 1139),
     ("immortal-games.pgn", 25, 1539),
     ("immortal-games.pgn", 34, 2186),
-    ("immortal-games.pgn", 36, 2448),
-    ("immortal-games.pgn", 36, 2453),
-    ("immortal-games.pgn", 36, 2462),
     ("knightvuillaume-jannlee-zh-lichess.pgn", 1, 1),
     ("saturs-jannlee-zh-lichess.pgn", 1, 1),
 ];

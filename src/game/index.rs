@@ -38,7 +38,8 @@ impl IndexEntry {
                 && values[i].is_none()
             {
                 let text = encoding.decode(&value);
-                values[i] = Some(text.split(SEP).next().unwrap_or_default().to_owned());
+                let cut = text.find(SEP).unwrap_or(text.len());
+                values[i] = Some(text[..cut].to_owned());
             }
         });
         let mut roster = String::new();

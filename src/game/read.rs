@@ -1,6 +1,7 @@
 //! Reading games: the splitter frames each game, our tag scanner reads the headers, pgn-reader
 //! tokenises the movetext, and every move is resolved and checked against our chess module.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
@@ -15,6 +16,7 @@ use crate::chess::{
 use super::annotation::{Comment, Nag};
 use super::headers::Headers;
 use super::record::{Game, GameResult, Variant, start_position};
+use super::resolve::resolve_san;
 use super::split::{RawGame, Splitter};
 use super::tags::{Encoding, scan_tags};
 use super::tree::{GameMove, NodeId, Tree};
@@ -125,7 +127,8 @@ pub fn parse_game(raw: &RawGame<'_>) -> ParsedGame {
     };
 
     let mut builder = Builder::new(Tree::new(start), encoding);
-    let movetext = raw.movetext_bytes();
+    let movetext = without_commas(raw.movetext_bytes());
+    let movetext = &movetext[..];
     let mut reader = Reader::build(movetext)
         .set_supported_comment_length(4096)
         .finish();
@@ -291,12 +294,7 @@ impl Builder {
                 return self.fail(GameErrorKind::Drop { number, text });
             }
         };
-        let mut next = pos.clone();
-        match mv {
-            GameMove::Move(m) => next.play_unchecked(m),
-            GameMove::Null => next.play_null(),
-        }
-        self.current = self.tree.push_child(self.current, mv, next);
+        self.current = self.tree.push_legal(self.current, mv);
         self.fresh = false;
         if let Some(before) = self.pending_before.take() {
             self.tree.node_mut(self.current).comment_before = Some(before);
@@ -308,7 +306,7 @@ impl Builder {
 /// Resolves SAN; a pawn "move" with both origin coordinates is read as long algebraic or UCI
 /// (`g1f3`, `g1xd1`), which some programs write into PGN.
 fn resolve(pos: &crate::chess::Position, san: &San) -> Result<Move, SanError> {
-    san.to_move(pos).or_else(|err| match *san {
+    resolve_san(pos, san).or_else(|err| match *san {
         San::Normal {
             role: Role::Pawn,
             file: Some(file),
@@ -505,6 +503,26 @@ fn locate_san(movetext: &[u8], n: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// Some files separate moves with commas (`17. Bh6+, Rg7`), which pgn-reader would take as
+/// part of the move and skip; outside comments they become spaces (same length, so offsets
+/// and lines are unchanged).
+fn without_commas(movetext: &[u8]) -> Cow<'_, [u8]> {
+    if memchr::memchr(b',', movetext).is_none() {
+        return Cow::Borrowed(movetext);
+    }
+    let mut out = movetext.to_vec();
+    let mut in_comment = false;
+    for b in &mut out {
+        match *b {
+            b'{' => in_comment = true,
+            b'}' => in_comment = false,
+            b',' if !in_comment => *b = b' ',
+            _ => {}
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// Offset of the first `)` that closes no variation.

@@ -93,14 +93,16 @@ fn parse_one(body: &[u8]) -> Option<TagPair<'_>> {
     let mut i = 0;
     let mut seg = 0;
     loop {
-        match *rest.get(i)? {
-            b'"' => break,
-            b'\\' if matches!(rest.get(i + 1), Some(b'"' | b'\\')) => {
-                value.to_mut().extend_from_slice(&rest[seg..i]);
-                seg = i + 1;
-                i += 2;
-            }
-            _ => i += 1,
+        i += memchr::memchr2(b'"', b'\\', &rest[i..])?;
+        if rest[i] == b'"' {
+            break;
+        }
+        if matches!(rest.get(i + 1), Some(b'"' | b'\\')) {
+            value.to_mut().extend_from_slice(&rest[seg..i]);
+            seg = i + 1;
+            i += 2;
+        } else {
+            i += 1;
         }
     }
     if seg == 0 {
