@@ -83,10 +83,9 @@ pub fn parse_game(raw: &RawGame<'_>) -> ParsedGame {
     let mut errors = Vec::new();
     let mut tags = Vec::new();
     for bad in scan_tags(raw.tag_section(), raw.line, encoding, |name, value| {
-        tags.push((
-            encoding.decode(name).into_owned(),
-            encoding.decode(&value).into_owned(),
-        ))
+        // Control characters cannot be written back inside a tag; they are read as spaces.
+        let value = encoding.decode(&value).replace(['\r', '\n', '\t'], " ");
+        tags.push((encoding.decode(name).into_owned(), value))
     }) {
         errors.push(error(bad.line, GameErrorKind::MalformedTag(bad.text)));
     }
@@ -153,27 +152,29 @@ pub fn parse_game(raw: &RawGame<'_>) -> ParsedGame {
         errors.push(error(at.map_or(raw.movetext_line, line_of), kind));
     }
     if let Some(e) = io_error.filter(|_| !builder.fatal) {
-        let kind = match unclosed_comment(movetext) {
-            Some(at) => {
-                let text = encoding.decode(&movetext[at + 1..]);
-                let mut text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-                if let Some((cut, _)) = text.char_indices().nth(40) {
-                    text.truncate(cut);
-                    text.push_str("...");
-                }
-                errors.push(error(line_of(at), GameErrorKind::UnclosedComment(text)));
-                None
-            }
-            None => Some(GameErrorKind::Syntax(e.to_string())),
-        };
-        if let Some(kind) = kind {
-            errors.push(error(raw.movetext_line, kind));
-        }
+        // pgn-reader's only movetext error is an unterminated comment.
+        errors.push(match unclosed_comment(movetext) {
+            Some(at) => error(
+                line_of(at),
+                GameErrorKind::UnclosedComment(snippet(&encoding.decode(&movetext[at + 1..]))),
+            ),
+            None => error(raw.movetext_line, GameErrorKind::Syntax(e.to_string())),
+        });
     } else if !builder.fatal && !builder.stack.is_empty() {
         let line = raw.movetext_line + count_lines(movetext.trim_ascii_end());
         errors.push(error(line, GameErrorKind::UnclosedVariation));
     }
     parsed(builder.tree, builder.result, errors)
+}
+
+/// The start of a text, on one line, for an error message.
+fn snippet(text: &str) -> String {
+    let mut text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if let Some((cut, _)) = text.char_indices().nth(40) {
+        text.truncate(cut);
+        text.push_str("...");
+    }
+    text
 }
 
 fn count_lines(bytes: &[u8]) -> u64 {
