@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::headers::SEVEN_TAG_ROSTER;
 use super::read::{ParsedGame, parse_game};
 use super::split::{RawGame, Splitter};
-use super::tags::{Encoding, scan_tags};
+use super::tags::{Encoding, scan_wanted_tags};
 
 /// Separates the roster values inside an entry (a control character no tag value contains
 /// after decoding a sane file; one that does is cut there).
@@ -31,16 +31,23 @@ impl IndexEntry {
         let section = raw.tag_section();
         let encoding = Encoding::detect(section);
         let mut values: [Option<String>; 7] = Default::default();
-        scan_tags(section, raw.line, encoding, |name, value| {
-            if let Some(i) = SEVEN_TAG_ROSTER
+        let roster_index = |name: &[u8]| {
+            SEVEN_TAG_ROSTER
                 .iter()
                 .position(|(k, _)| k.as_bytes() == name)
-                && values[i].is_none()
-            {
-                let text = encoding.decode(&value);
-                values[i] = Some(text.split(SEP).next().unwrap_or_default().to_owned());
-            }
-        });
+        };
+        scan_wanted_tags(
+            section,
+            |name| roster_index(name).is_some(),
+            |name, value| {
+                if let Some(i) = roster_index(name)
+                    && values[i].is_none()
+                {
+                    let cut = memchr::memchr(SEP as u8, &value).unwrap_or(value.len());
+                    values[i] = Some(encoding.decode(&value[..cut]).into_owned());
+                }
+            },
+        );
         let mut roster = String::new();
         for (i, value) in values.iter().enumerate() {
             if i > 0 {

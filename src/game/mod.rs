@@ -6,6 +6,7 @@ pub mod headers;
 pub mod index;
 pub mod read;
 pub mod record;
+pub mod resolve;
 pub mod save;
 pub mod split;
 pub mod tags;

@@ -1,6 +1,7 @@
 //! Reading games: the splitter frames each game, our tag scanner reads the headers, pgn-reader
 //! tokenises the movetext, and every move is resolved and checked against our chess module.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, Read};
 use std::ops::ControlFlow;
@@ -15,6 +16,7 @@ use crate::chess::{
 use super::annotation::{Comment, Nag};
 use super::headers::Headers;
 use super::record::{Game, GameResult, Variant, start_position};
+use super::resolve::resolve_san;
 use super::split::{RawGame, Splitter};
 use super::tags::{Encoding, scan_tags};
 use super::tree::{GameMove, NodeId, Tree};
@@ -81,10 +83,9 @@ pub fn parse_game(raw: &RawGame<'_>) -> ParsedGame {
     let mut errors = Vec::new();
     let mut tags = Vec::new();
     for bad in scan_tags(raw.tag_section(), raw.line, encoding, |name, value| {
-        tags.push((
-            encoding.decode(name).into_owned(),
-            encoding.decode(&value).into_owned(),
-        ))
+        // Control characters cannot be written back inside a tag; they are read as spaces.
+        let value = encoding.decode(&value).replace(['\r', '\n', '\t'], " ");
+        tags.push((encoding.decode(name).into_owned(), value))
     }) {
         errors.push(error(bad.line, GameErrorKind::MalformedTag(bad.text)));
     }
@@ -125,7 +126,8 @@ pub fn parse_game(raw: &RawGame<'_>) -> ParsedGame {
     };
 
     let mut builder = Builder::new(Tree::new(start), encoding);
-    let movetext = raw.movetext_bytes();
+    let movetext = without_commas(raw.movetext_bytes());
+    let movetext = &movetext[..];
     let mut reader = Reader::build(movetext)
         .set_supported_comment_length(4096)
         .finish();
@@ -150,27 +152,29 @@ pub fn parse_game(raw: &RawGame<'_>) -> ParsedGame {
         errors.push(error(at.map_or(raw.movetext_line, line_of), kind));
     }
     if let Some(e) = io_error.filter(|_| !builder.fatal) {
-        let kind = match unclosed_comment(movetext) {
-            Some(at) => {
-                let text = encoding.decode(&movetext[at + 1..]);
-                let mut text: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-                if let Some((cut, _)) = text.char_indices().nth(40) {
-                    text.truncate(cut);
-                    text.push_str("...");
-                }
-                errors.push(error(line_of(at), GameErrorKind::UnclosedComment(text)));
-                None
-            }
-            None => Some(GameErrorKind::Syntax(e.to_string())),
-        };
-        if let Some(kind) = kind {
-            errors.push(error(raw.movetext_line, kind));
-        }
+        // pgn-reader's only movetext error is an unterminated comment.
+        errors.push(match unclosed_comment(movetext) {
+            Some(at) => error(
+                line_of(at),
+                GameErrorKind::UnclosedComment(snippet(&encoding.decode(&movetext[at + 1..]))),
+            ),
+            None => error(raw.movetext_line, GameErrorKind::Syntax(e.to_string())),
+        });
     } else if !builder.fatal && !builder.stack.is_empty() {
         let line = raw.movetext_line + count_lines(movetext.trim_ascii_end());
         errors.push(error(line, GameErrorKind::UnclosedVariation));
     }
     parsed(builder.tree, builder.result, errors)
+}
+
+/// The start of a text, on one line, for an error message.
+fn snippet(text: &str) -> String {
+    let mut text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if let Some((cut, _)) = text.char_indices().nth(40) {
+        text.truncate(cut);
+        text.push_str("...");
+    }
+    text
 }
 
 fn count_lines(bytes: &[u8]) -> u64 {
@@ -291,12 +295,7 @@ impl Builder {
                 return self.fail(GameErrorKind::Drop { number, text });
             }
         };
-        let mut next = pos.clone();
-        match mv {
-            GameMove::Move(m) => next.play_unchecked(m),
-            GameMove::Null => next.play_null(),
-        }
-        self.current = self.tree.push_child(self.current, mv, next);
+        self.current = self.tree.push_legal(self.current, mv);
         self.fresh = false;
         if let Some(before) = self.pending_before.take() {
             self.tree.node_mut(self.current).comment_before = Some(before);
@@ -308,7 +307,7 @@ impl Builder {
 /// Resolves SAN; a pawn "move" with both origin coordinates is read as long algebraic or UCI
 /// (`g1f3`, `g1xd1`), which some programs write into PGN.
 fn resolve(pos: &crate::chess::Position, san: &San) -> Result<Move, SanError> {
-    san.to_move(pos).or_else(|err| match *san {
+    resolve_san(pos, san).or_else(|err| match *san {
         San::Normal {
             role: Role::Pawn,
             file: Some(file),
@@ -505,6 +504,26 @@ fn locate_san(movetext: &[u8], n: usize) -> Option<usize> {
         }
     }
     None
+}
+
+/// Some files separate moves with commas (`17. Bh6+, Rg7`), which pgn-reader would take as
+/// part of the move and skip; outside comments they become spaces (same length, so offsets
+/// and lines are unchanged).
+fn without_commas(movetext: &[u8]) -> Cow<'_, [u8]> {
+    if memchr::memchr(b',', movetext).is_none() {
+        return Cow::Borrowed(movetext);
+    }
+    let mut out = movetext.to_vec();
+    let mut in_comment = false;
+    for b in &mut out {
+        match *b {
+            b'{' => in_comment = true,
+            b'}' => in_comment = false,
+            b',' if !in_comment => *b = b' ',
+            _ => {}
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// Offset of the first `)` that closes no variation.

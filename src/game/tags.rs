@@ -22,7 +22,10 @@ impl Encoding {
     pub fn decode(self, bytes: &[u8]) -> Cow<'_, str> {
         match self {
             // Bytes were checked when the encoding was detected; lossy only guards misuse.
-            Encoding::Utf8 => String::from_utf8_lossy(bytes),
+            Encoding::Utf8 => match std::str::from_utf8(bytes) {
+                Ok(text) => Cow::Borrowed(text),
+                Err(_) => String::from_utf8_lossy(bytes),
+            },
             Encoding::Latin1 => Cow::Owned(bytes.iter().map(|&b| b as char).collect()),
         }
     }
@@ -78,6 +81,31 @@ pub fn scan_tags<'a>(
 /// One tag pair: name, unescaped value, and the rest of the line.
 type TagPair<'a> = (&'a [u8], Cow<'a, [u8]>, &'a [u8]);
 
+/// Calls `tag(name, value)` for the tags whose name `wanted` accepts, looking no further than
+/// the name of the others (the index reads only the roster, and does not validate).
+pub fn scan_wanted_tags<'a>(
+    section: &'a [u8],
+    wanted: impl Fn(&[u8]) -> bool,
+    mut tag: impl FnMut(&'a [u8], Cow<'a, [u8]>),
+) {
+    let mut start = 0;
+    while start < section.len() {
+        let end = memchr::memchr(b'\n', &section[start..]).map_or(section.len(), |i| start + i);
+        let line = &section[start..end];
+        start = end + 1;
+        let Some(body) = line.strip_prefix(b"[") else {
+            continue;
+        };
+        let name_end = memchr::memchr2(b' ', b'"', body).unwrap_or(body.len());
+        if wanted(&body[..name_end]) {
+            // Several tags on one line are rare; the wanted one is then the first.
+            if let Some((name, value, _)) = parse_one(body) {
+                tag(name, value);
+            }
+        }
+    }
+}
+
 /// Parses `Name "value"]` (after the `[`).
 fn parse_one(body: &[u8]) -> Option<TagPair<'_>> {
     let body = body.trim_ascii_start();
@@ -93,14 +121,16 @@ fn parse_one(body: &[u8]) -> Option<TagPair<'_>> {
     let mut i = 0;
     let mut seg = 0;
     loop {
-        match *rest.get(i)? {
-            b'"' => break,
-            b'\\' if matches!(rest.get(i + 1), Some(b'"' | b'\\')) => {
-                value.to_mut().extend_from_slice(&rest[seg..i]);
-                seg = i + 1;
-                i += 2;
-            }
-            _ => i += 1,
+        i += memchr::memchr2(b'"', b'\\', &rest[i..])?;
+        if rest[i] == b'"' {
+            break;
+        }
+        if matches!(rest.get(i + 1), Some(b'"' | b'\\')) {
+            value.to_mut().extend_from_slice(&rest[seg..i]);
+            seg = i + 1;
+            i += 2;
+        } else {
+            i += 1;
         }
     }
     if seg == 0 {

@@ -77,17 +77,17 @@ pub struct Tree {
 
 impl Tree {
     pub fn new(start: Position) -> Tree {
-        Tree {
-            nodes: vec![Node {
-                parent: None,
-                children: Vec::new(),
-                mv: None,
-                position: start,
-                nags: Vec::new(),
-                comment_before: None,
-                comment_after: None,
-            }],
-        }
+        let mut nodes = Vec::with_capacity(128);
+        nodes.push(Node {
+            parent: None,
+            children: Vec::new(),
+            mv: None,
+            position: start,
+            nags: Vec::new(),
+            comment_before: None,
+            comment_after: None,
+        });
+        Tree { nodes }
     }
 
     pub fn node(&self, id: NodeId) -> &Node {
@@ -120,8 +120,25 @@ impl Tree {
         }
     }
 
-    /// Appends a child whose position the caller already computed (the reader's fast path).
+    /// Appends a child whose position the caller already computed.
     pub(crate) fn push_child(&mut self, at: NodeId, mv: GameMove, position: Position) -> NodeId {
+        self.push_with(at, mv, position)
+    }
+
+    /// Appends a child of `at` reached by a move known to be legal there (the reader's fast
+    /// path: the position is made in place, without extra copies).
+    pub(crate) fn push_legal(&mut self, at: NodeId, mv: GameMove) -> NodeId {
+        let position = self.nodes[at.index()].position.clone();
+        let id = self.push_with(at, mv, position);
+        let node = &mut self.nodes[id.index()];
+        match mv {
+            GameMove::Move(m) => node.position.play_unchecked(m),
+            GameMove::Null => node.position.play_null(),
+        }
+        id
+    }
+
+    fn push_with(&mut self, at: NodeId, mv: GameMove, position: Position) -> NodeId {
         let id = NodeId(self.nodes.len() as u32);
         self.nodes.push(Node {
             parent: Some(at),
