@@ -23,6 +23,8 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Polyglot opening books: probe a position, build a book from PGN.
     Book(cli::book::BookArgs),
+    /// Syzygy tablebases: WDL and DTZ of a position and its moves.
+    Tb(cli::tb::TbArgs),
 }
 
 fn main() -> ExitCode {
@@ -30,6 +32,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Book(args)) => cli::book::run(args),
+        Some(Command::Tb(args)) => cli::tb::run(args),
         None => {
             eprintln!("the terminal interface is not built yet; try `kibitzer --help`");
             Ok(())

@@ -214,3 +214,116 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
     result
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+
+    const GAMES: &str = r#"
+[Result "1-0"]
+1. e4 e5 2. Nf3 Nc6 1-0
+
+[Result "0-1"]
+1. e4 c5 2. Nf3 0-1
+
+[Result "1/2-1/2"]
+1. d4 (1. e4 e6) 1... d5 1/2-1/2
+
+[Result "*"]
+1. e4 e5 2. Qh5 Ke7 *
+"#;
+
+    fn book_moves(options: BuildOptions) -> Vec<(String, u16)> {
+        let mut builder = Builder::new(options);
+        builder
+            .add_pgn(GAMES.as_bytes(), |_, r| panic!("{r}"))
+            .unwrap();
+        let start = Position::startpos();
+        builder
+            .entries()
+            .iter()
+            .filter(|e| e.key == start.hash())
+            .map(|e| {
+                let m = crate::book::decode_move(&start, e.raw_move).unwrap();
+                (start.uci(m), e.weight)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn result_weights_count_wins_twice_and_draws_once() {
+        let moves = book_moves(BuildOptions::default());
+        // e4: a win, a loss and an unfinished game (counted as a draw); d4: a draw.
+        assert_eq!(moves, vec![("e2e4".into(), 3), ("d2d4".into(), 1)]);
+    }
+
+    #[test]
+    fn count_weights_and_min_games() {
+        let count = BuildOptions {
+            weights: WeightScheme::Count,
+            ..BuildOptions::default()
+        };
+        assert_eq!(
+            book_moves(count),
+            vec![("e2e4".into(), 3), ("d2d4".into(), 1)]
+        );
+        let min_two = BuildOptions {
+            min_games: 2,
+            ..count
+        };
+        assert_eq!(book_moves(min_two), vec![("e2e4".into(), 3)]);
+    }
+
+    #[test]
+    fn color_filter_keeps_one_sides_moves() {
+        let black_only = BuildOptions {
+            color: ColorFilter::Black,
+            ..BuildOptions::default()
+        };
+        assert!(book_moves(black_only).is_empty());
+        let mut builder = Builder::new(black_only);
+        builder.add_pgn(GAMES.as_bytes(), |_, _| {}).unwrap();
+        assert!(!builder.entries().is_empty());
+    }
+
+    #[test]
+    fn max_ply_limits_depth_and_entries_are_sorted() {
+        let shallow = BuildOptions {
+            max_ply: 1,
+            ..BuildOptions::default()
+        };
+        let mut builder = Builder::new(shallow);
+        builder.add_pgn(GAMES.as_bytes(), |_, _| {}).unwrap();
+        assert_eq!(builder.entries().len(), 2);
+        let mut deep = Builder::new(BuildOptions::default());
+        deep.add_pgn(GAMES.as_bytes(), |_, _| {}).unwrap();
+        let entries = deep.entries();
+        assert!(entries.windows(2).all(|w| w[0].key <= w[1].key));
+    }
+
+    #[test]
+    fn big_weights_are_scaled_into_16_bits() {
+        assert_eq!(fit_u16(100, 100), 100);
+        assert_eq!(fit_u16(200_000, 200_000), u16::MAX);
+        assert_eq!(fit_u16(100_000, 200_000), u16::MAX / 2);
+        assert_eq!(fit_u16(1, 200_000), 1);
+    }
+
+    #[test]
+    fn illegal_games_are_skipped_with_their_reason() {
+        let mut builder = Builder::new(BuildOptions::default());
+        let mut reasons = Vec::new();
+        let pgn = "1. e4 e5 2. Ke3 *\n\n[FEN \"bad fen\"]\n1. e4 *\n\n1. d4 *\n";
+        builder
+            .add_pgn(pgn.as_bytes(), |game, r| {
+                reasons.push((game, r.to_string()))
+            })
+            .unwrap();
+        assert_eq!(reasons.len(), 2, "{reasons:?}");
+        assert_eq!(reasons[0].0, 1);
+        assert!(reasons[0].1.contains("ply 3"), "{}", reasons[0].1);
+        assert!(reasons[1].1.contains("FEN"), "{}", reasons[1].1);
+        assert_eq!((builder.stats().games, builder.stats().skipped), (1, 2));
+    }
+}
