@@ -25,6 +25,14 @@ enum Command {
     Book(cli::book::BookArgs),
     /// Syzygy tablebases: WDL and DTZ of a position and its moves.
     Tb(cli::tb::TbArgs),
+    /// Search fixed positions to a fixed depth: prints the node count (search signature) and speed.
+    Bench(cli::bench::BenchArgs),
+    /// Speak the UCI protocol on stdin/stdout (for chess GUIs and match runners).
+    Uci,
+    /// Check, convert, index and show PGN files.
+    Pgn(cli::pgn::PgnArgs),
+    /// Train an NNUE network on records from `kibitzer datagen`.
+    Train(cli::train::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -33,6 +41,10 @@ fn main() -> ExitCode {
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Book(args)) => cli::book::run(args),
         Some(Command::Tb(args)) => cli::tb::run(args),
+        Some(Command::Bench(args)) => cli::bench::run(args),
+        Some(Command::Uci) => cli::uci::run(),
+        Some(Command::Pgn(args)) => cli::pgn::run(args),
+        Some(Command::Train(args)) => cli::train::run(args),
         None => {
             eprintln!("the terminal interface is not built yet; try `kibitzer --help`");
             Ok(())
