@@ -28,8 +28,8 @@ fn build(files: &[&Path], options: BuildOptions) -> (Vec<u8>, Vec<String>) {
     for path in files {
         let file = std::fs::File::open(path).unwrap();
         builder
-            .add_pgn(std::io::BufReader::new(file), |game, reason| {
-                warnings.push(format!("{}, game {game}: {reason}", path.display()))
+            .add_pgn(std::io::BufReader::new(file), |error| {
+                warnings.push(format!("{}, {error}", path.display()))
             })
             .unwrap();
     }
@@ -96,9 +96,9 @@ fn books_from_real_games_read_back() {
         ..BuildOptions::default()
     };
     let (bytes, warnings) = build(&paths, options);
-    // Illegal games are skipped with a reason naming the ply; the rest still counts.
+    // Illegal games are skipped with a reason naming the game and line; the rest still counts.
     assert!(!warnings.is_empty());
-    assert!(warnings.iter().all(|w| w.contains("ply")), "{warnings:?}");
+    assert!(warnings.iter().all(|w| w.contains("line")), "{warnings:?}");
     let book = Book::from_bytes(Cow::Owned(bytes), "built").unwrap();
     assert!(book.len() > 500);
     let start = Position::startpos();
