@@ -23,6 +23,8 @@ enum Command {
     Perft(cli::perft::PerftArgs),
     /// Polyglot opening books: probe a position, build a book from PGN.
     Book(cli::book::BookArgs),
+    /// Syzygy tablebases: WDL and DTZ of a position and its moves.
+    Tb(cli::tb::TbArgs),
     /// Search fixed positions to a fixed depth: prints the node count (search signature) and speed.
     Bench(cli::bench::BenchArgs),
     /// Speak the UCI protocol on stdin/stdout (for chess GUIs and match runners).
@@ -42,6 +44,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Book(args)) => cli::book::run(args),
+        Some(Command::Tb(args)) => cli::tb::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Uci) => cli::uci::run(),
         Some(Command::Pgn(args)) => cli::pgn::run(args),

@@ -3,13 +3,12 @@
 
 use std::collections::{HashMap, HashSet};
 use std::io::{self, Read, Write};
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use super::entry::{Entry, encode_move};
 use super::error::BookError;
-use super::pgn::{GameResult, MainlineGame, read_mainlines};
 use crate::chess::Color;
+use crate::game::{Game, GameError, GameMove, GameResult, PgnReader};
 
 /// Whose moves go into the book.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -86,44 +85,51 @@ impl Builder {
         }
     }
 
-    pub fn add_game(&mut self, game: &MainlineGame) {
+    /// Counts the first `max_ply` moves of the game's mainline (up to a null move, if any).
+    pub fn add_game(&mut self, game: &Game) {
         self.stats.games += 1;
-        let mut pos = game.start.clone();
+        let tree = &game.tree;
+        let mut before = tree.start();
         // A position reached twice in one game counts once.
         let mut seen = HashSet::new();
-        for &m in game.moves.iter().take(self.options.max_ply) {
-            let mover = pos.turn();
+        for id in tree.mainline().take(self.options.max_ply) {
+            let Some(GameMove::Move(m)) = tree.node(id).game_move() else {
+                break;
+            };
+            let mover = before.turn();
             let wanted = match self.options.color {
                 ColorFilter::Both => true,
                 ColorFilter::White => mover == Color::White,
                 ColorFilter::Black => mover == Color::Black,
             };
-            let key = (pos.hash(), encode_move(m));
+            let key = (before.hash(), encode_move(m));
             if wanted && seen.insert(key) {
                 let stats = self.moves.entry(key).or_default();
                 stats.games += 1;
                 stats.score += score(game.result, mover);
             }
-            pos.play_unchecked(m);
+            before = tree.position(id);
         }
     }
 
-    /// Reads all games of one PGN stream; skipped games go to `warn` with their number and reason.
+    /// Reads all games of one PGN stream; a game with an error (illegal move, bad FEN, another
+    /// variant) is skipped and its first error goes to `warn`.
     pub fn add_pgn(
         &mut self,
         input: impl Read,
-        mut warn: impl FnMut(usize, &str),
+        mut warn: impl FnMut(&GameError),
     ) -> io::Result<()> {
-        read_mainlines(input, self.options.max_ply, |number, game| {
-            match game {
-                Ok(game) => self.add_game(&game),
-                Err(reason) => {
+        for parsed in PgnReader::new(input) {
+            let parsed = parsed?;
+            match parsed.errors.first() {
+                None => self.add_game(&parsed.game),
+                Some(error) => {
                     self.stats.skipped += 1;
-                    warn(number, &reason);
+                    warn(error);
                 }
             }
-            ControlFlow::Continue(())
-        })
+        }
+        Ok(())
     }
 
     /// The book: entries sorted by key, then by weight (highest first), then by move.
@@ -213,4 +219,115 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
         let _ = std::fs::remove_file(&tmp);
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+
+    const GAMES: &str = r#"
+[Result "1-0"]
+1. e4 e5 2. Nf3 Nc6 1-0
+
+[Result "0-1"]
+1. e4 c5 2. Nf3 0-1
+
+[Result "1/2-1/2"]
+1. d4 (1. e4 e6) 1... d5 1/2-1/2
+
+[Result "*"]
+1. e4 e5 2. Qh5 Ke7 *
+"#;
+
+    fn book_moves(options: BuildOptions) -> Vec<(String, u16)> {
+        let mut builder = Builder::new(options);
+        builder
+            .add_pgn(GAMES.as_bytes(), |e| panic!("{e}"))
+            .unwrap();
+        let start = Position::startpos();
+        builder
+            .entries()
+            .iter()
+            .filter(|e| e.key == start.hash())
+            .map(|e| {
+                let m = crate::book::decode_move(&start, e.raw_move).unwrap();
+                (start.uci(m), e.weight)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn result_weights_count_wins_twice_and_draws_once() {
+        let moves = book_moves(BuildOptions::default());
+        // e4: a win, a loss and an unfinished game (counted as a draw); d4: a draw.
+        assert_eq!(moves, vec![("e2e4".into(), 3), ("d2d4".into(), 1)]);
+    }
+
+    #[test]
+    fn count_weights_and_min_games() {
+        let count = BuildOptions {
+            weights: WeightScheme::Count,
+            ..BuildOptions::default()
+        };
+        assert_eq!(
+            book_moves(count),
+            vec![("e2e4".into(), 3), ("d2d4".into(), 1)]
+        );
+        let min_two = BuildOptions {
+            min_games: 2,
+            ..count
+        };
+        assert_eq!(book_moves(min_two), vec![("e2e4".into(), 3)]);
+    }
+
+    #[test]
+    fn color_filter_keeps_one_sides_moves() {
+        let black_only = BuildOptions {
+            color: ColorFilter::Black,
+            ..BuildOptions::default()
+        };
+        assert!(book_moves(black_only).is_empty());
+        let mut builder = Builder::new(black_only);
+        builder.add_pgn(GAMES.as_bytes(), |_| {}).unwrap();
+        assert!(!builder.entries().is_empty());
+    }
+
+    #[test]
+    fn max_ply_limits_depth_and_entries_are_sorted() {
+        let shallow = BuildOptions {
+            max_ply: 1,
+            ..BuildOptions::default()
+        };
+        let mut builder = Builder::new(shallow);
+        builder.add_pgn(GAMES.as_bytes(), |_| {}).unwrap();
+        assert_eq!(builder.entries().len(), 2);
+        let mut deep = Builder::new(BuildOptions::default());
+        deep.add_pgn(GAMES.as_bytes(), |_| {}).unwrap();
+        let entries = deep.entries();
+        assert!(entries.windows(2).all(|w| w[0].key <= w[1].key));
+    }
+
+    #[test]
+    fn big_weights_are_scaled_into_16_bits() {
+        assert_eq!(fit_u16(100, 100), 100);
+        assert_eq!(fit_u16(200_000, 200_000), u16::MAX);
+        assert_eq!(fit_u16(100_000, 200_000), u16::MAX / 2);
+        assert_eq!(fit_u16(1, 200_000), 1);
+    }
+
+    #[test]
+    fn illegal_games_are_skipped_with_their_reason() {
+        let mut builder = Builder::new(BuildOptions::default());
+        let mut reasons = Vec::new();
+        let pgn = "1. e4 e5 2. Ke3 *\n\n[FEN \"bad fen\"]\n1. e4 *\n\n1. d4 *\n";
+        builder
+            .add_pgn(pgn.as_bytes(), |e| reasons.push((e.game, e.to_string())))
+            .unwrap();
+        assert_eq!(reasons.len(), 2, "{reasons:?}");
+        assert_eq!(reasons[0].0, 1);
+        assert!(reasons[0].1.contains("2. Ke3"), "{}", reasons[0].1);
+        assert!(reasons[1].1.contains("FEN"), "{}", reasons[1].1);
+        assert_eq!((builder.stats().games, builder.stats().skipped), (1, 2));
+    }
 }

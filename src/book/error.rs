@@ -7,7 +7,7 @@ use thiserror::Error;
 
 #[derive(Debug, Error)]
 pub enum BookError {
-    #[error("{path}: {source}")]
+    #[error("cannot read {path}")]
     Io {
         path: PathBuf,
         #[source]
@@ -25,7 +25,7 @@ pub enum BookError {
         key: u64,
         previous: u64,
     },
-    #[error("{path}: {source}")]
+    #[error("cannot write {path}")]
     Write {
         path: PathBuf,
         #[source]

@@ -2,15 +2,15 @@
 
 use std::fs::File;
 use std::io::BufReader;
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use kibitzer::book::{Book, BuildOptions, Builder, ColorFilter, WeightScheme, read_mainlines};
+use kibitzer::book::{Book, BuildOptions, Builder, ColorFilter, WeightScheme};
 use kibitzer::chess::Position;
+use kibitzer::game::{GameMove, PgnReader};
 
 #[derive(Args)]
 pub struct BookArgs {
@@ -134,28 +134,27 @@ fn probe(args: ProbeArgs) -> anyhow::Result<()> {
 
 /// The position after `ply` plies of the first game in `path`.
 fn position_in_pgn(path: &Path, ply: usize) -> anyhow::Result<Position> {
-    let file = File::open(path).with_context(|| path.display().to_string())?;
-    let mut found = None;
-    read_mainlines(BufReader::new(file), ply, |_, game| {
-        found = Some(game);
-        ControlFlow::Break(())
-    })
-    .with_context(|| path.display().to_string())?;
-    let game = match found {
-        None => bail!("{}: no game found", path.display()),
-        Some(Err(reason)) => bail!("{}, game 1: {reason}", path.display()),
-        Some(Ok(game)) => game,
+    let name = path.display();
+    let mut reader = PgnReader::open(path).with_context(|| name.to_string())?;
+    let parsed = match reader.next() {
+        None => bail!("{name}: no game found"),
+        Some(read) => read.with_context(|| name.to_string())?,
     };
-    if game.moves.len() < ply {
-        bail!(
-            "{}, game 1: the mainline has only {} plies, not {ply}",
-            path.display(),
-            game.moves.len()
-        );
+    if let Some(error) = parsed.errors.first() {
+        bail!("{name}: {error}");
     }
-    let mut pos = game.start;
-    for m in game.moves {
-        pos.play_unchecked(m);
+    let tree = &parsed.game.tree;
+    let mut pos = tree.start().clone();
+    let mut plies = 0;
+    for id in tree.mainline().take(ply) {
+        if tree.node(id).game_move() == Some(GameMove::Null) {
+            bail!("{name}, game 1: ply {} is a null move", plies + 1);
+        }
+        pos = tree.position(id).clone();
+        plies += 1;
+    }
+    if plies < ply {
+        bail!("{name}, game 1: the mainline has only {plies} plies, not {ply}");
     }
     Ok(pos)
 }
@@ -190,15 +189,10 @@ fn build(args: BuildArgs) -> anyhow::Result<()> {
     for path in &args.games {
         let file = File::open(path).with_context(|| path.display().to_string())?;
         builder
-            .add_pgn(BufReader::new(bar.wrap_read(file)), |game, reason| {
+            .add_pgn(BufReader::new(bar.wrap_read(file)), |error| {
                 warnings += 1;
                 if warnings <= MAX_WARNINGS {
-                    bar.suspend(|| {
-                        eprintln!(
-                            "warning: {}, game {game}: {reason}; game skipped",
-                            path.display()
-                        )
-                    });
+                    bar.suspend(|| eprintln!("warning: {}, {error}; game skipped", path.display()));
                 }
             })
             .with_context(|| path.display().to_string())?;

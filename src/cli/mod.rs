@@ -5,5 +5,6 @@ pub mod book;
 pub mod datagen;
 pub mod perft;
 pub mod pgn;
+pub mod tb;
 pub mod train;
 pub mod uci;

@@ -7,7 +7,7 @@ use thiserror::Error;
 
 #[derive(Debug, Error)]
 pub enum TbError {
-    #[error("{path}: {source}")]
+    #[error("cannot read tablebase directory {path}")]
     Directory {
         path: PathBuf,
         #[source]
