@@ -1,3 +1,4 @@
 //! Kibitzer: a terminal chess program with its own engine.
+pub mod book;
 pub mod chess;
 pub mod tui;

@@ -31,6 +31,8 @@ enum Command {
     Analyse(cli::tui::AnalyseArgs),
     /// Practise an endgame against the tablebase defender.
     Endgame(cli::tui::EndgameArgs),
+    /// Polyglot opening books: probe a position, build a book from PGN.
+    Book(cli::book::BookArgs),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +42,7 @@ fn main() -> ExitCode {
         Some(Command::Play(args)) => cli::tui::play(args),
         Some(Command::Analyse(args)) => cli::tui::analyse(args),
         Some(Command::Endgame(args)) => cli::tui::endgame(args),
+        Some(Command::Book(args)) => cli::book::run(args),
         None => cli::tui::run_default(cli.ascii),
     };
     match result {
