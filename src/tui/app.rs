@@ -3,6 +3,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+use crate::book::{Book, BookMove, BookRng};
 use crate::chess::{Color, Move, Position, Role, Square};
 
 use super::clock::{Clocks, TimeControl};
@@ -168,6 +169,9 @@ pub struct App {
     pub games_file: Option<PathBuf>,
     /// Nothing changed since the last save.
     pub saved: bool,
+    /// The opening book the opponent plays from and the book panel shows.
+    pub book: Option<Book>,
+    pub book_rng: BookRng,
 }
 
 impl App {
@@ -196,6 +200,8 @@ impl App {
             quit: false,
             games_file: None,
             saved: true,
+            book: None,
+            book_rng: BookRng::from_time(),
         }
     }
 
@@ -250,6 +256,25 @@ impl App {
             return first.score;
         }
         self.game.eval(self.game.cursor())
+    }
+
+    /// Book moves of the shown position, most weight first.
+    pub fn book_moves(&self) -> Vec<BookMove> {
+        let mut moves = self
+            .book
+            .as_ref()
+            .map_or_else(Vec::new, |b| b.probe(self.position()));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.weight));
+        moves
+    }
+
+    /// Lines of the reference panel (book) for the shown position; 0 hides it.
+    pub fn reference_lines(&self) -> u16 {
+        if matches!(self.mode, Mode::Setup(_)) || self.book_moves().is_empty() {
+            0
+        } else {
+            2
+        }
     }
 
     pub fn info(&mut self, text: impl Into<String>) {

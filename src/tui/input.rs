@@ -64,12 +64,13 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
         return edit_key(ev.code).map(Action::Prompt);
     }
     if let Mode::Setup(_) = app.mode {
-        if let Some(c) = app.config.keys.command(key).filter(|c| {
-            matches!(
-                c,
-                Command::Quit | Command::Help | Command::Flip | Command::CommandLine
-            )
-        }) {
+        // Letters place pieces here; only help and the command line keep their keys.
+        if let Some(c) = app
+            .config
+            .keys
+            .command(key)
+            .filter(|c| matches!(c, Command::Help | Command::CommandLine))
+        {
             return Some(Action::Command(c));
         }
         return edit_key(ev.code).map(Action::Setup);

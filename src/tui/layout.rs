@@ -56,25 +56,34 @@ pub fn compute(area: Rect, coordinates: bool) -> Areas {
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct SidePanels {
     pub moves: Rect,
+    /// Book moves (or tablebase results) of the shown position; may be empty.
+    pub reference: Rect,
     pub engine: Rect,
     pub graph: Rect,
 }
 
 impl Areas {
-    /// Move list on top, engine lines in the middle, the evaluation graph below.
-    pub fn side_panels(&self) -> SidePanels {
+    /// Move list on top, then the reference panel (`reference_lines` of text, 0 for none),
+    /// engine lines, and the evaluation graph below.
+    pub fn side_panels(&self, reference_lines: u16) -> SidePanels {
         let s = self.side;
         let graph_h = if s.height >= 20 {
             s.height / 3
         } else {
             s.height.saturating_sub(12).min(6)
         };
-        let rest = s.height - graph_h;
+        let reference_h = if reference_lines == 0 {
+            0
+        } else {
+            (reference_lines + 1).min(s.height.saturating_sub(graph_h) / 4)
+        };
+        let rest = s.height - graph_h - reference_h;
         let moves_h = rest / 2;
         SidePanels {
             moves: Rect::new(s.x, s.y, s.width, moves_h),
-            engine: Rect::new(s.x, s.y + moves_h, s.width, rest - moves_h),
-            graph: Rect::new(s.x, s.y + rest, s.width, graph_h),
+            reference: Rect::new(s.x, s.y + moves_h, s.width, reference_h),
+            engine: Rect::new(s.x, s.y + moves_h + reference_h, s.width, rest - moves_h),
+            graph: Rect::new(s.x, s.y + rest + reference_h, s.width, graph_h),
         }
     }
 

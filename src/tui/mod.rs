@@ -73,6 +73,7 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
     let mut app = App::new(config, now);
     app.colors = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     app.games_file = autosave::games_path();
+    app.book = Some(crate::book::Book::embedded());
     let (color, level, tc) = (
         play::configured_color(&app.config, now),
         app.config.level,
@@ -109,6 +110,7 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
         };
         app.error(format!("{first}{more}"));
     }
+    update::settle(&mut app);
     app
 }
 
@@ -242,3 +244,6 @@ fn write_file(path: &Path, contents: &str, append: bool) -> io::Result<()> {
     fs::write(&tmp, contents)?;
     fs::rename(&tmp, path)
 }
+
+#[cfg(test)]
+mod tests;

@@ -3,6 +3,7 @@
 
 use std::time::Instant;
 
+use crate::book::Variety;
 use crate::chess::{Color, Move};
 
 use super::app::{App, Effect, Mode};
@@ -72,12 +73,32 @@ pub fn check_end(app: &mut App) {
         return;
     }
     p.clocks.stop(app.now);
-    app.info(format!(
-        "game over: {end} ({}); saved to the games file",
-        end.result()
-    ));
+    // Marked first so a failed save is reported once, not on every update.
+    p.recorded = true;
+    app.info(format!("game over: {end} ({})", end.result()));
     save_game(app, None);
     app.effects.push(Effect::ClearAutosave);
+}
+
+/// The opponent plays from the opening book while it has a move, without searching.
+pub fn book_reply(app: &mut App) {
+    let Mode::Play(p) = &app.mode else {
+        return;
+    };
+    if app.overlay.is_some() || app.game.end().is_some() || app.game.last().turn() == p.human {
+        return;
+    }
+    let pos = app.game.last();
+    let Some(m) = app
+        .book
+        .as_ref()
+        .and_then(|b| b.pick(pos, &mut app.book_rng, Variety::PROPORTIONAL))
+    else {
+        return;
+    };
+    let san = pos.san(m);
+    engine_moved(app, app.game.len(), Some(m));
+    app.info(format!("book move {san}"));
 }
 
 pub fn engine_moved(app: &mut App, ply: usize, best: Option<Move>) {

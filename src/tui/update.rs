@@ -39,7 +39,20 @@ pub enum Action {
     JobDone(Result<String, String>),
 }
 
+impl Action {
+    /// Actions from the keyboard or mouse (which clear the last message).
+    fn is_user(&self) -> bool {
+        !matches!(
+            self,
+            Action::Engine(..) | Action::Tick | Action::JobDone(_) | Action::Resize(..)
+        )
+    }
+}
+
 pub fn update(app: &mut App, action: Action) {
+    if action.is_user() {
+        app.message = None;
+    }
     match action {
         Action::Command(c) => command(app, c),
         Action::Cursor(df, dr) => {
@@ -86,6 +99,12 @@ pub fn update(app: &mut App, action: Action) {
         Action::JobDone(Ok(msg)) => app.info(msg),
         Action::JobDone(Err(msg)) => app.error(msg),
     }
+    settle(app);
+}
+
+/// Follow-ups of any change: the book reply, the end of the game, the engine's task.
+pub fn settle(app: &mut App) {
+    play::book_reply(app);
     play::check_end(app);
     sync_engine(app);
 }

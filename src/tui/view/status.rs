@@ -51,17 +51,6 @@ pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
     if let Mode::Play(p) = &app.mode {
         spans.push(Span::raw(format!("  level {}", p.level)));
     }
-    if let Some((severity, text)) = &app.message {
-        let style = match (severity, app.colors) {
-            (Severity::Error, true) => Style::default()
-                .fg(Tc::LightRed)
-                .add_modifier(Modifier::BOLD),
-            (Severity::Error, false) => bold,
-            (Severity::Info, _) => Style::default(),
-        };
-        spans.push(Span::raw("  "));
-        spans.push(Span::styled(text.clone(), style));
-    }
     Paragraph::new(Line::from(spans)).render(area, buf);
 }
 
@@ -92,6 +81,17 @@ pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
                 dim,
             ),
         ])
+    } else if let Some((severity, text)) = &app.message
+        && app.input.is_empty()
+    {
+        let style = match (severity, app.colors) {
+            (Severity::Error, true) => Style::default()
+                .fg(Tc::LightRed)
+                .add_modifier(Modifier::BOLD),
+            (Severity::Error, false) => Style::default().add_modifier(Modifier::BOLD),
+            (Severity::Info, _) => Style::default(),
+        };
+        Line::styled(format!(" {text}"), style)
     } else if !app.input.is_empty() {
         let matches = completions(app.position(), &app.input);
         let shown = matches
