@@ -1,4 +1,11 @@
 //! Kibitzer: a terminal chess program with its own engine.
+//!
+//! `chess` depends on nothing; `engine` builds on it; `uci`, `book`, `tablebase` and `game`
+//! build on those.
 pub mod book;
 pub mod chess;
+pub mod engine;
+pub mod game;
+pub mod tablebase;
 pub mod tui;
+pub mod uci;

@@ -33,6 +33,14 @@ enum Command {
     Endgame(cli::tui::EndgameArgs),
     /// Polyglot opening books: probe a position, build a book from PGN.
     Book(cli::book::BookArgs),
+    /// Search fixed positions to a fixed depth: prints the node count (search signature) and speed.
+    Bench(cli::bench::BenchArgs),
+    /// Speak the UCI protocol on stdin/stdout (for chess GUIs and match runners).
+    Uci,
+    /// Check, convert, index and show PGN files.
+    Pgn(cli::pgn::PgnArgs),
+    /// Train an NNUE network on records from `kibitzer datagen`.
+    Train(cli::train::TrainArgs),
 }
 
 fn main() -> ExitCode {
@@ -43,6 +51,10 @@ fn main() -> ExitCode {
         Some(Command::Analyse(args)) => cli::tui::analyse(args),
         Some(Command::Endgame(args)) => cli::tui::endgame(args),
         Some(Command::Book(args)) => cli::book::run(args),
+        Some(Command::Bench(args)) => cli::bench::run(args),
+        Some(Command::Uci) => cli::uci::run(),
+        Some(Command::Pgn(args)) => cli::pgn::run(args),
+        Some(Command::Train(args)) => cli::train::run(args),
         None => cli::tui::run_default(cli.ascii),
     };
     match result {

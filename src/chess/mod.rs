@@ -5,6 +5,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod fen;
+mod movecount;
 pub mod movegen;
 pub mod moves;
 pub mod outcome;

@@ -36,13 +36,6 @@ impl Position {
         }
     }
 
-    /// Number of legal moves, for perft's bulk counting.
-    pub fn count_legal_moves(&self) -> usize {
-        let mut list = MoveList::new();
-        self.generate_into::<true, true>(&mut list);
-        list.len()
-    }
-
     #[inline(always)]
     fn generate_into<const NOISY: bool, const QUIET: bool>(&self, list: &mut MoveList) {
         let us = self.turn();
@@ -187,53 +180,62 @@ impl Position {
         }
 
         if NOISY && let Some(ep) = self.ep_square() {
-            let captured = Square::new((ep as i32 - forward) as u32);
-            for from in pawn_attacks(them, ep) & self.pieces(us, Role::Pawn) {
-                // Played out on the occupancy: covers pins, the captured checker and the
-                // rank-wide discovered check where both pawns leave the king's rank.
-                let after = (occupied - from - captured) | ep;
-                let attackers = ((rook_attacks(king, after) & self.orthogonal_sliders())
-                    | (bishop_attacks(king, after) & self.diagonal_sliders())
-                    | (knight_attacks(king) & self.by_role(Role::Knight))
-                    | (pawn_attacks(us, king) & self.by_role(Role::Pawn)))
-                    & theirs
-                    & after;
-                if attackers.is_empty() {
-                    list.push(Move::new(from, ep, MoveKind::EnPassant));
-                }
+            for from in self.en_passant_capturers() {
+                list.push(Move::new(from, ep, MoveKind::EnPassant));
             }
         }
     }
 
-    fn generate_castling(&self, list: &mut MoveList) {
+    /// Pawns that can legally take en passant.
+    pub(crate) fn en_passant_capturers(&self) -> Bitboard {
+        let Some(ep) = self.ep_square() else {
+            return Bitboard::EMPTY;
+        };
         let us = self.turn();
-        let them = !us;
         let king = self.king(us);
-        let rank = us.back_rank();
-        for side in CastlingSide::ALL {
-            let Some(rook) = self.castling_rook(us, side) else {
-                continue;
-            };
-            let king_to = Square::from_coords(side.king_to_file(), rank);
-            let rook_to = Square::from_coords(side.rook_to_file(), rank);
-            let must_be_empty = (between(king, king_to).with(king_to)
-                | between(rook, rook_to).with(rook_to))
-                - king
-                - rook;
-            if (self.occupied() & must_be_empty).any() {
-                continue;
-            }
-            // With both castling pieces lifted, no square the king crosses or lands on may be
-            // attacked (this also catches a slider that the rook used to block).
-            let lifted = self.occupied() - king - rook;
-            let path = between(king, king_to).with(king_to);
-            if path
-                .into_iter()
-                .all(|sq| !self.is_attacked(sq, them, lifted))
-            {
-                list.push(Move::new(king, rook, MoveKind::Castle));
+        let captured = Square::new((ep as i32 - us.fold(8, -8)) as u32);
+        let mut legal = Bitboard::EMPTY;
+        for from in pawn_attacks(!us, ep) & self.pieces(us, Role::Pawn) {
+            // Played out on the occupancy: covers pins, the captured checker and the rank-wide
+            // discovered check where both pawns leave the king's rank.
+            let after = (self.occupied() - from - captured) | ep;
+            if (self.attackers_by(!us, king, after) & after).is_empty() {
+                legal = legal.with(from);
             }
         }
+        legal
+    }
+
+    fn generate_castling(&self, list: &mut MoveList) {
+        for side in CastlingSide::ALL {
+            if let Some(m) = self.castling_move(side) {
+                list.push(m);
+            }
+        }
+    }
+
+    /// The castling move towards `side`, if it is legal (the caller checks for check).
+    pub(crate) fn castling_move(&self, side: CastlingSide) -> Option<Move> {
+        let us = self.turn();
+        let rook = self.castling_rook(us, side)?;
+        let king = self.king(us);
+        let rank = us.back_rank();
+        let king_to = Square::from_coords(side.king_to_file(), rank);
+        let rook_to = Square::from_coords(side.rook_to_file(), rank);
+        let must_be_empty = (between(king, king_to).with(king_to)
+            | between(rook, rook_to).with(rook_to))
+            - king
+            - rook;
+        if (self.occupied() & must_be_empty).any() {
+            return None;
+        }
+        // With both castling pieces lifted, no square the king crosses or lands on may be
+        // attacked (this also catches a slider that the rook used to block).
+        let lifted = self.occupied() - king - rook;
+        let path = between(king, king_to).with(king_to);
+        path.into_iter()
+            .all(|sq| !self.is_attacked(sq, !us, lifted))
+            .then(|| Move::new(king, rook, MoveKind::Castle))
     }
 }
 

@@ -380,10 +380,21 @@ impl Position {
             | (pawn_attacks(Color::Black, sq) & self.pieces(Color::White, Role::Pawn))
     }
 
+    /// Pieces of `color` that attack `sq`, sliders seen through `occupied`.
+    #[inline]
+    pub fn attackers_by(&self, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
+        ((rook_attacks(sq, occupied) & self.orthogonal_sliders())
+            | (bishop_attacks(sq, occupied) & self.diagonal_sliders())
+            | (knight_attacks(sq) & self.by_role(Role::Knight))
+            | (king_attacks(sq) & self.by_role(Role::King))
+            | (pawn_attacks(!color, sq) & self.by_role(Role::Pawn)))
+            & self.by_color(color)
+    }
+
     /// Whether `color` attacks `sq`.
     #[inline]
     pub fn is_attacked(&self, sq: Square, color: Color, occupied: Bitboard) -> bool {
-        (self.attackers_to(sq, occupied) & self.by_color(color)).any()
+        self.attackers_by(color, sq, occupied).any()
     }
 
     /// Pieces of either colour that alone stand between `color`'s king and an enemy slider.
@@ -459,7 +470,7 @@ impl Position {
         if let Some(ep) = self.ep_square.take() {
             self.hash ^= zobrist::en_passant(ep.file());
         }
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         let castling_before = self.castling_rooks;
 
         match m.kind() {
@@ -527,11 +538,11 @@ impl Position {
         }
 
         if us == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = them;
         self.hash ^= zobrist::TURN;
-        self.checkers = self.attackers_to(self.king(them), self.occupied()) & self.by_color(us);
+        self.checkers = self.attackers_by(us, self.king(them), self.occupied());
     }
 
     fn castling_rooks_bb(&self) -> Bitboard {
@@ -549,9 +560,9 @@ impl Position {
         if let Some(ep) = self.ep_square.take() {
             self.hash ^= zobrist::en_passant(ep.file());
         }
-        self.halfmoves += 1;
+        self.halfmoves = self.halfmoves.saturating_add(1);
         if self.turn == Color::Black {
-            self.fullmoves += 1;
+            self.fullmoves = self.fullmoves.saturating_add(1);
         }
         self.turn = !self.turn;
         self.hash ^= zobrist::TURN;

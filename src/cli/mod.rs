@@ -1,4 +1,8 @@
 //! One module per headless subcommand: argument structs and their `run` functions.
+pub mod bench;
 pub mod book;
 pub mod perft;
+pub mod pgn;
+pub mod train;
 pub mod tui;
+pub mod uci;

@@ -1,16 +1,15 @@
-//! The seam between the interface and a chess engine: commands go out over a channel, search
-//! events come back tagged with the id of the search that produced them, so events from a
-//! stopped or superseded search are recognised and dropped.
-//!
-//! Until the engine service lands, the worker behind the seam is a placeholder that picks a
-//! legal move (captures first) and labels itself as such everywhere it is shown.
+//! The interface's link to the engine service: commands go out over a channel to a worker
+//! thread that owns the engine, and search events come back tagged with the id of the search
+//! that produced them, so events from a stopped or superseded search are recognised and dropped.
 
+use std::collections::VecDeque;
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
-use crate::chess::position::see_value;
-use crate::chess::{Color, Move, Position, Role};
+use crate::chess::{ByColor, Color, Move, Position};
+use crate::engine::{self, Clock, Engine, Limit, SearchEvent, SearchLimits};
 
 /// A score from White's point of view.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -117,127 +116,183 @@ pub struct EngineLink {
     commands: Sender<EngineCommand>,
 }
 
-/// Name shown in the engine panel while the placeholder stands in for the engine.
-pub const ENGINE_NAME: &str = "placeholder opponent (random legal move; engine not yet merged)";
+/// Name shown in the engine panel.
+pub const ENGINE_NAME: &str = "kibitzer engine";
+
+/// Searches started and not yet finished, oldest first, with the side to move at their root
+/// (engine scores are from that side's view). The engine finishes searches in order.
+type Pending = Arc<Mutex<VecDeque<(SearchId, Color)>>>;
 
 impl EngineLink {
-    /// Starts the worker; `deliver` receives every event with the id of its search.
+    /// Starts the engine on a worker thread; `deliver` receives every event with the id of its
+    /// search.
     pub fn spawn(deliver: impl Fn(SearchId, EngineEvent) + Send + 'static) -> EngineLink {
         let (tx, rx) = mpsc::channel();
+        let pending: Pending = Arc::default();
+        let worker_pending = Arc::clone(&pending);
         thread::Builder::new()
             .name("engine-link".into())
-            .spawn(move || placeholder_worker(rx, deliver))
+            .spawn(move || {
+                let (engine, events) = Engine::new(engine::EngineOptions::default());
+                let forward_pending = Arc::clone(&worker_pending);
+                thread::Builder::new()
+                    .name("engine-events".into())
+                    .spawn(move || forward(events, forward_pending, deliver))
+                    .expect("spawning a thread");
+                serve(rx, engine, worker_pending);
+            })
             .expect("spawning a thread");
         EngineLink { commands: tx }
     }
 
     pub fn send(&self, command: EngineCommand) {
-        // The worker outlives the interface; a send can only fail during shutdown.
+        // The worker lives as long as the interface; a send can only fail during shutdown.
         let _ = self.commands.send(command);
     }
 }
 
-fn placeholder_worker(rx: Receiver<EngineCommand>, deliver: impl Fn(SearchId, EngineEvent)) {
-    let mut pending: Option<(SearchId, Position, GoLimits)> = None;
-    loop {
-        let command = match &pending {
-            // While "searching", wait for the move time (or a stop) before answering.
-            Some((_, _, limits)) => {
-                let wait = match limits {
-                    GoLimits::Infinite => None,
-                    GoLimits::MoveTime(t) => Some((*t).min(Duration::from_millis(300))),
-                    GoLimits::Clock { .. } => Some(Duration::from_millis(300)),
-                };
-                match wait {
-                    Some(t) => match rx.recv_timeout(t) {
-                        Ok(c) => Some(c),
-                        Err(mpsc::RecvTimeoutError::Timeout) => None,
-                        Err(mpsc::RecvTimeoutError::Disconnected) => return,
-                    },
-                    None => match rx.recv() {
-                        Ok(c) => Some(c),
-                        Err(_) => return,
-                    },
-                }
-            }
-            None => match rx.recv() {
-                Ok(c) => Some(c),
-                Err(_) => return,
-            },
-        };
+fn serve(rx: Receiver<EngineCommand>, mut engine: Engine, pending: Pending) {
+    for command in rx {
         match command {
-            Some(EngineCommand::Go {
+            EngineCommand::Go {
                 id,
                 start,
                 moves,
                 limits,
-            }) => {
-                if let Some((old, pos, _)) = pending.take() {
-                    deliver(old, best_event(&pos));
+            } => {
+                engine.stop();
+                if engine.set_position(*start, &moves).is_err() {
+                    // The interface only sends legal games; nothing to search otherwise.
+                    continue;
                 }
-                let mut pos = *start;
-                for m in moves {
-                    pos.play_unchecked(m);
-                }
-                if let Some(m) = pick(&pos) {
-                    let info = PvInfo {
-                        multipv: 1,
-                        depth: 1,
-                        seldepth: 1,
-                        score: Some(Score::Cp(material(&pos))),
-                        nodes: pos.count_legal_moves() as u64,
-                        pv: vec![m],
-                        ..PvInfo::default()
-                    };
-                    deliver(id, EngineEvent::Info(info));
-                }
-                pending = Some((id, pos, limits));
+                let turn = engine.position().turn();
+                lock(&pending).push_back((id, turn));
+                engine.go(search_limits(limits));
             }
-            Some(EngineCommand::Stop) | None => {
-                if let Some((id, pos, _)) = pending.take() {
-                    deliver(id, best_event(&pos));
+            EngineCommand::Stop => engine.stop(),
+            EngineCommand::Options(o) => {
+                engine.stop();
+                if engine.options().hash_mb != o.hash_mb as usize {
+                    engine.set_hash(o.hash_mb as usize);
                 }
+                if engine.options().threads != o.threads as usize {
+                    engine.set_threads(o.threads as usize);
+                }
+                engine.set_multipv(o.multipv as usize);
+                engine.set_strength(level_elo(o.level));
             }
-            Some(EngineCommand::Options(_)) => {}
         }
     }
 }
 
-fn best_event(pos: &Position) -> EngineEvent {
-    EngineEvent::BestMove {
-        best: pick(pos),
-        ponder: None,
+fn lock(pending: &Pending) -> std::sync::MutexGuard<'_, VecDeque<(SearchId, Color)>> {
+    pending.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn forward(events: Receiver<SearchEvent>, pending: Pending, deliver: impl Fn(SearchId, EngineEvent)) {
+    for event in events {
+        let Some(&(id, turn)) = lock(&pending).front() else {
+            continue;
+        };
+        match event {
+            SearchEvent::Info(info) => deliver(
+                id,
+                EngineEvent::Info(PvInfo {
+                    multipv: info.multipv as u32,
+                    depth: info.depth,
+                    seldepth: info.seldepth,
+                    score: Some(
+                        match info.score {
+                            engine::Score::Cp(cp) => Score::Cp(cp),
+                            engine::Score::Mate(n) => Score::Mate(n),
+                        }
+                        .white_view(turn),
+                    ),
+                    nodes: info.nodes,
+                    nps: info.nps,
+                    hashfull: info.hashfull,
+                    tbhits: info.tbhits,
+                    pv: info.pv,
+                }),
+            ),
+            SearchEvent::CurrMove { .. } => {}
+            SearchEvent::BestMove { best, ponder } => {
+                lock(&pending).pop_front();
+                deliver(id, EngineEvent::BestMove { best, ponder });
+            }
+        }
     }
 }
 
-/// Captures of the most valuable piece first, otherwise a move chosen by the position key.
-fn pick(pos: &Position) -> Option<Move> {
-    let moves = pos.legal_moves();
-    let key = pos.hash();
-    moves
-        .iter()
-        .enumerate()
-        .max_by_key(|&(i, &m)| {
-            let gain = pos.captured_role(m).map_or(0, see_value);
-            (gain, (key.rotate_left(i as u32) & 0xffff) as i32)
-        })
-        .map(|(_, &m)| m)
+fn search_limits(limits: GoLimits) -> SearchLimits {
+    match limits {
+        GoLimits::Infinite => SearchLimits::infinite(),
+        GoLimits::MoveTime(t) => SearchLimits::move_time(t),
+        GoLimits::Clock {
+            white,
+            black,
+            white_inc,
+            black_inc,
+        } => SearchLimits::with(Limit::Clock(Clock {
+            time: ByColor { white, black },
+            inc: ByColor {
+                white: white_inc,
+                black: black_inc,
+            },
+            moves_to_go: None,
+        })),
+    }
 }
 
-/// Material balance from White's view, in centipawns.
-fn material(pos: &Position) -> i32 {
-    [
-        Role::Pawn,
-        Role::Knight,
-        Role::Bishop,
-        Role::Rook,
-        Role::Queen,
-    ]
-    .into_iter()
-    .map(|r| {
-        let diff =
-            pos.pieces(Color::White, r).count() as i32 - pos.pieces(Color::Black, r).count() as i32;
-        diff * see_value(r)
+/// Interface levels 1..=20 spread over the engine's Elo range; 20 is full strength.
+pub fn level_elo(level: u8) -> Option<u32> {
+    (level < MAX_LEVEL).then(|| {
+        let step = (engine::MAX_ELO - engine::MIN_ELO) / u32::from(MAX_LEVEL - 1);
+        engine::MIN_ELO + step * u32::from(level.max(1) - 1)
     })
-    .sum()
+}
+
+pub const MAX_LEVEL: u8 = 20;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_map_onto_the_elo_range() {
+        assert_eq!(level_elo(1), Some(engine::MIN_ELO));
+        assert_eq!(level_elo(20), None);
+        assert!(level_elo(19).unwrap() < engine::MAX_ELO);
+        assert!(level_elo(10) < level_elo(11));
+    }
+
+    #[test]
+    fn real_engine_answers_through_the_link() {
+        let (tx, rx) = mpsc::channel();
+        let link = EngineLink::spawn(move |id, ev| {
+            let _ = tx.send((id, ev));
+        });
+        let start = Position::startpos();
+        let e4 = start.parse_uci("e2e4").unwrap();
+        link.send(EngineCommand::Go {
+            id: 1,
+            start: Box::new(start.clone()),
+            moves: vec![e4],
+            limits: GoLimits::Infinite,
+        });
+        link.send(EngineCommand::Go {
+            id: 2,
+            start: Box::new(start),
+            moves: vec![e4],
+            limits: GoLimits::MoveTime(Duration::from_millis(100)),
+        });
+        let mut best = Vec::new();
+        while best.len() < 2 {
+            let (id, ev) = rx.recv_timeout(Duration::from_secs(10)).expect("engine answers");
+            if let EngineEvent::BestMove { best: m, .. } = ev {
+                best.push((id, m.is_some()));
+            }
+        }
+        assert_eq!(best, [(1, true), (2, true)]);
+    }
 }

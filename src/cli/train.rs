@@ -1,0 +1,167 @@
+use std::fs::{self, File};
+use std::io::{BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use kibitzer::engine::nnue::data::read_records;
+use kibitzer::engine::nnue::train::{Model, TrainConfig, train};
+use kibitzer::engine::nnue::valid_hidden_width;
+
+#[derive(Args)]
+pub struct TrainArgs {
+    /// Training data files written by `kibitzer datagen`.
+    #[arg(required = true)]
+    data: Vec<PathBuf>,
+    /// Folder for checkpoints and exported networks (created if missing).
+    #[arg(long, short)]
+    out: PathBuf,
+    /// Hidden width per perspective (a multiple of 16).
+    #[arg(long, default_value_t = 256)]
+    hidden: usize,
+    #[arg(long, default_value_t = 10)]
+    epochs: usize,
+    #[arg(long, default_value_t = 16_384)]
+    batch: usize,
+    /// Starting learning rate (cosine decay to 1% of it).
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Weight of the game result in the target; the rest is the search score.
+    #[arg(long, default_value_t = 0.3)]
+    result_weight: f32,
+    /// Share of positions held out for validation.
+    #[arg(long, default_value_t = 0.02)]
+    validation: f32,
+    #[arg(long, default_value_t = 0.01)]
+    weight_decay: f32,
+    /// Threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Start from a float checkpoint (`epoch-N.ckpt`) instead of random weights.
+    #[arg(long)]
+    resume: Option<PathBuf>,
+}
+
+/// Writes through a temporary file in the same folder, then renames: no torn files.
+fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut BufWriter<File>) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
+    let tmp = path.with_extension("tmp");
+    let file = File::create(&tmp).with_context(|| format!("creating {}", tmp.display()))?;
+    let mut out = BufWriter::new(file);
+    write(&mut out)
+        .and_then(|()| out.flush())
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    out.get_ref().sync_all()?;
+    fs::rename(&tmp, path).with_context(|| format!("renaming to {}", path.display()))?;
+    Ok(())
+}
+
+pub fn run(args: TrainArgs) -> anyhow::Result<()> {
+    if !valid_hidden_width(args.hidden) {
+        bail!("--hidden must be a multiple of 16 from 16 to 4096");
+    }
+    let mut records = Vec::new();
+    for path in &args.data {
+        let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+        let len = file.metadata()?.len();
+        let part = read_records(BufReader::new(file), len)
+            .with_context(|| format!("{}", path.display()))?;
+        eprintln!("{}: {} positions", path.display(), part.len());
+        records.extend(part);
+    }
+    if records.len() < 2 {
+        bail!(
+            "need at least two positions to train, found {}",
+            records.len()
+        );
+    }
+    fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+
+    let mut model = match &args.resume {
+        Some(path) => {
+            let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+            let model = Model::load(&mut BufReader::new(file))
+                .with_context(|| format!("{}", path.display()))?;
+            if model.hidden != args.hidden {
+                bail!(
+                    "{} has hidden width {}, not {}",
+                    path.display(),
+                    model.hidden,
+                    args.hidden
+                );
+            }
+            model
+        }
+        None => Model::new(args.hidden, args.seed),
+    };
+    let config = TrainConfig {
+        hidden: args.hidden,
+        epochs: args.epochs,
+        batch_size: args.batch.max(1),
+        lr: args.lr,
+        result_weight: args.result_weight.clamp(0.0, 1.0),
+        validation_fraction: args.validation.clamp(0.0, 0.5),
+        weight_decay: args.weight_decay,
+        threads: args
+            .threads
+            .unwrap_or(TrainConfig::default().threads)
+            .max(1),
+        seed: args.seed,
+        ..TrainConfig::default()
+    };
+    eprintln!(
+        "training (768 -> {}) x 2 -> 1 on {} positions, {} epochs, {} threads",
+        config.hidden,
+        records.len(),
+        config.epochs,
+        config.threads
+    );
+
+    let bar = ProgressBar::new(1000).with_style(
+        ProgressStyle::with_template("epoch {msg} [{bar:40}] {percent}% eta {eta}")
+            .expect("valid template")
+            .progress_chars("=> "),
+    );
+    let mut save_error = None;
+    train(
+        &mut model,
+        records,
+        &config,
+        |epoch, done| {
+            bar.set_message(epoch.to_string());
+            bar.set_position((done * 1000.0) as u64);
+        },
+        |model, report| {
+            bar.println(format!(
+                "epoch {:3}  train loss {:.6}  validation loss {:.6}  lr {:.2e}  {:.0} pos/s",
+                report.epoch,
+                report.train_loss,
+                report.validation_loss,
+                report.lr,
+                report.positions_per_second
+            ));
+            let stem = args.out.join(format!("epoch-{}", report.epoch));
+            let saved =
+                write_atomically(&stem.with_extension("ckpt"), |w| model.save(w)).and_then(|()| {
+                    let bytes = model.quantise().to_bytes();
+                    write_atomically(&stem.with_extension("nnue"), |w| w.write_all(&bytes))
+                });
+            if let Err(e) = saved {
+                save_error.get_or_insert(e);
+            }
+        },
+    );
+    bar.finish_and_clear();
+    if let Some(e) = save_error {
+        return Err(e);
+    }
+    let last = args.out.join(format!("epoch-{}.nnue", config.epochs));
+    eprintln!("done: {}", last.display());
+    Ok(())
+}

@@ -1,0 +1,153 @@
+//! Per-thread move-ordering statistics: butterfly history, continuation history (indexed by
+//! the moves one and two plies back), killer and counter moves.
+
+use crate::chess::{Color, Move, Piece, Square};
+
+use super::params::{HIST_BONUS_ADD, HIST_BONUS_MAX, HIST_BONUS_MULT, HIST_LIMIT};
+
+/// The (piece, destination) of a move already played: the key of continuation history.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct PieceTo {
+    pub piece: Piece,
+    pub to: Square,
+}
+
+impl PieceTo {
+    fn index(self) -> usize {
+        (self.piece.color.index() * 6 + self.piece.role.index()) * 64 + self.to.index()
+    }
+}
+
+const PIECE_TO: usize = 12 * 64;
+
+pub struct History {
+    /// [colour][from][to]
+    butterfly: Vec<i16>,
+    /// [previous piece-to][piece-to]
+    continuation: Vec<i16>,
+    /// [previous piece-to] -> the move that refuted it last.
+    counter: Vec<Option<Move>>,
+}
+
+impl Default for History {
+    fn default() -> Self {
+        History {
+            butterfly: vec![0; 2 * 64 * 64],
+            continuation: vec![0; PIECE_TO * PIECE_TO],
+            counter: vec![None; PIECE_TO],
+        }
+    }
+}
+
+/// History bonus for a move that caused a cutoff at `depth`.
+pub fn bonus(depth: i32) -> i32 {
+    (HIST_BONUS_MULT * depth * depth + HIST_BONUS_ADD * depth).min(HIST_BONUS_MAX)
+}
+
+/// Moves `entry` towards +-LIMIT by `delta`, slower the closer it already is (gravity).
+fn apply(entry: &mut i16, delta: i32) {
+    let v = i32::from(*entry);
+    let next = v + delta - v * delta.abs() / HIST_LIMIT;
+    *entry = next.clamp(-HIST_LIMIT, HIST_LIMIT) as i16;
+}
+
+fn butterfly_index(color: Color, m: Move) -> usize {
+    (color.index() * 64 + m.from().index()) * 64 + m.to().index()
+}
+
+impl History {
+    pub fn clear(&mut self) {
+        self.butterfly.fill(0);
+        self.continuation.fill(0);
+        self.counter.fill(None);
+    }
+
+    /// Ordering score of a quiet move: butterfly plus the continuation histories.
+    pub fn quiet_score(
+        &self,
+        color: Color,
+        m: Move,
+        piece_to: PieceTo,
+        prev: &[Option<PieceTo>; 2],
+    ) -> i32 {
+        let mut score = i32::from(self.butterfly[butterfly_index(color, m)]);
+        for p in prev.iter().flatten() {
+            score += i32::from(self.continuation[p.index() * PIECE_TO + piece_to.index()]);
+        }
+        score
+    }
+
+    /// Rewards `best` and punishes the quiet moves tried before it.
+    pub fn update_quiets(
+        &mut self,
+        color: Color,
+        best: (Move, PieceTo),
+        tried: &[(Move, PieceTo)],
+        prev: &[Option<PieceTo>; 2],
+        depth: i32,
+    ) {
+        let b = bonus(depth);
+        self.update_one(color, best, prev, b);
+        for &t in tried {
+            self.update_one(color, t, prev, -b);
+        }
+        if let Some(p) = prev[0] {
+            self.counter[p.index()] = Some(best.0);
+        }
+    }
+
+    fn update_one(
+        &mut self,
+        color: Color,
+        (m, pt): (Move, PieceTo),
+        prev: &[Option<PieceTo>; 2],
+        delta: i32,
+    ) {
+        apply(&mut self.butterfly[butterfly_index(color, m)], delta);
+        for p in prev.iter().flatten() {
+            apply(
+                &mut self.continuation[p.index() * PIECE_TO + pt.index()],
+                delta,
+            );
+        }
+    }
+
+    pub fn counter_move(&self, prev: Option<PieceTo>) -> Option<Move> {
+        prev.and_then(|p| self.counter[p.index()])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::{Position, Role};
+
+    #[test]
+    fn bonus_and_malus_move_scores_within_limits() {
+        let pos = Position::startpos();
+        let moves = pos.legal_moves();
+        let pt = |m: Move| PieceTo {
+            piece: pos.moved_piece(m).unwrap(),
+            to: m.to(),
+        };
+        let (a, b) = (moves[0], moves[1]);
+        let prev = [
+            Some(PieceTo {
+                piece: Piece::new(Color::Black, Role::Knight),
+                to: Square::F6,
+            }),
+            None,
+        ];
+        let mut h = History::default();
+        for _ in 0..1000 {
+            h.update_quiets(Color::White, (a, pt(a)), &[(b, pt(b))], &prev, 10);
+        }
+        let sa = h.quiet_score(Color::White, a, pt(a), &prev);
+        let sb = h.quiet_score(Color::White, b, pt(b), &prev);
+        assert!(sa > 0 && sa <= 2 * HIST_LIMIT);
+        assert!((-2 * HIST_LIMIT..0).contains(&sb));
+        assert_eq!(h.counter_move(prev[0]), Some(a));
+        h.clear();
+        assert_eq!(h.quiet_score(Color::White, a, pt(a), &prev), 0);
+    }
+}

@@ -1,0 +1,351 @@
+//! The engine as an in-process service. The TUI, `annotate` and the UCI front end all use it
+//! the same way; it never prints.
+//!
+//! ```no_run
+//! use kibitzer::chess::Position;
+//! use kibitzer::engine::{Engine, EngineOptions, SearchEvent, SearchLimits};
+//!
+//! let (mut engine, events) = Engine::new(EngineOptions::default());
+//! let start = Position::startpos();
+//! let e4 = start.parse_uci("e2e4").unwrap();
+//! engine.set_position(start, &[e4]).unwrap(); // full game history: repetitions count
+//! engine.go(SearchLimits::depth(10));          // returns at once
+//! for event in events.iter() {
+//!     match event {
+//!         SearchEvent::Info(info) => println!("depth {} score {}", info.depth, info.score),
+//!         SearchEvent::CurrMove { .. } => {}
+//!         SearchEvent::BestMove { best, ponder } => {
+//!             println!("{best:?} {ponder:?}");
+//!             break;
+//!         }
+//!     }
+//! }
+//! ```
+//!
+//! * [`Engine::new`] gives the handle and the event [`Receiver`]; keep one engine per game.
+//! * [`Engine::set_position`] takes the start position and every move played since, checked.
+//! * [`Engine::go`] starts a search under [`SearchLimits`] (an empty limit list is infinite
+//!   analysis; `ponder` searches until [`Engine::ponderhit`] or [`Engine::stop`]). A search
+//!   already running is stopped first (its `BestMove` still arrives, before the new search's
+//!   events). [`Engine::stop`] and [`Engine::ponderhit`] return immediately.
+//! * Every search ends with exactly one [`SearchEvent::BestMove`] (`best: None` when the side
+//!   to move has no legal move). Infos arrive after each iteration, per multi-PV line.
+//! * Options: [`Engine::set_hash`], [`Engine::set_threads`], [`Engine::set_multipv`],
+//!   [`Engine::set_move_overhead`], [`Engine::set_strength`], [`Engine::clear_hash`],
+//!   [`Engine::new_game`], [`Engine::set_evaluator`]. They wait for a running search to end,
+//!   so stop it first.
+
+pub mod bench;
+pub mod eval;
+mod history;
+mod limits;
+pub mod nnue;
+mod params;
+mod picker;
+mod score;
+mod search;
+mod strength;
+mod thread;
+mod time;
+mod tt;
+
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use crate::chess::{Move, Position};
+
+pub use eval::{Evaluator, HandCrafted};
+pub use limits::{Clock, Limit, SearchLimits};
+pub use score::{Bound, Score, Wdl};
+pub use strength::{MAX_ELO, MIN_ELO};
+
+use strength::Strength;
+use thread::{Flags, Job, ThreadData};
+use tt::TranspositionTable;
+
+/// One search report line (UCI `info`).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub seldepth: u32,
+    /// 1-based line number.
+    pub multipv: usize,
+    pub score: Score,
+    pub bound: Bound,
+    pub wdl: Wdl,
+    pub nodes: u64,
+    pub nps: u64,
+    /// Permille of the hash table in use.
+    pub hashfull: u32,
+    pub tbhits: u64,
+    pub time: Duration,
+    /// From the root position; empty only for a position without legal moves.
+    pub pv: Vec<Move>,
+}
+
+impl SearchInfo {
+    fn bare(score: Score) -> SearchInfo {
+        SearchInfo {
+            depth: 0,
+            seldepth: 0,
+            multipv: 1,
+            score,
+            bound: Bound::Exact,
+            wdl: score.wdl(),
+            nodes: 0,
+            nps: 0,
+            hashfull: 0,
+            tbhits: 0,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+        }
+    }
+}
+
+/// What a search reports, in order: infos and current moves, then one best move.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum SearchEvent {
+    Info(SearchInfo),
+    /// The root move being searched (sent only after a few seconds of thinking).
+    CurrMove {
+        depth: u32,
+        mv: Move,
+        number: usize,
+    },
+    BestMove {
+        best: Option<Move>,
+        ponder: Option<Move>,
+    },
+}
+
+/// Engine settings (UCI options map onto these).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    pub hash_mb: usize,
+    pub threads: usize,
+    pub multipv: usize,
+    pub move_overhead: Duration,
+    /// `Some(elo)`: play at about that strength (UCI_LimitStrength + UCI_Elo).
+    pub strength: Option<u32>,
+}
+
+pub const MAX_HASH_MB: usize = 65_536;
+pub const MAX_THREADS: usize = 256;
+pub const MAX_MULTIPV: usize = 256;
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions {
+            hash_mb: 64,
+            threads: 1,
+            multipv: 1,
+            move_overhead: Duration::from_millis(30),
+            strength: None,
+        }
+    }
+}
+
+/// An illegal move in a game given to [`Engine::set_position`]; the position is kept up to it.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("move {index} ({mv:?}) is illegal in {fen}")]
+pub struct IllegalGameMove {
+    pub index: usize,
+    pub mv: Move,
+    pub fen: String,
+}
+
+/// The engine handle. Dropping it stops and joins any search.
+pub struct Engine {
+    options: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    evaluator: Arc<dyn Evaluator>,
+    threads: Arc<Mutex<Vec<ThreadData>>>,
+    flags: Arc<Flags>,
+    position: Position,
+    /// Keys of the positions before `position`, oldest first.
+    game_keys: Vec<u64>,
+    events: Sender<SearchEvent>,
+    worker: Option<JoinHandle<()>>,
+}
+
+impl Engine {
+    pub fn new(options: EngineOptions) -> (Engine, Receiver<SearchEvent>) {
+        let (tx, rx) = channel();
+        let options = EngineOptions {
+            hash_mb: options.hash_mb.clamp(1, MAX_HASH_MB),
+            threads: options.threads.clamp(1, MAX_THREADS),
+            multipv: options.multipv.clamp(1, MAX_MULTIPV),
+            ..options
+        };
+        let engine = Engine {
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            evaluator: Arc::new(HandCrafted),
+            threads: Arc::new(Mutex::new(
+                (0..options.threads).map(ThreadData::new).collect(),
+            )),
+            flags: Arc::new(Flags::default()),
+            position: Position::startpos(),
+            game_keys: Vec::new(),
+            events: tx,
+            worker: None,
+            options,
+        };
+        (engine, rx)
+    }
+
+    pub fn options(&self) -> &EngineOptions {
+        &self.options
+    }
+
+    /// The position searches start from (after the moves given).
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// Sets the game: its start position and every move since (so repetitions count).
+    /// On an illegal move the position is kept up to it and the error says which.
+    pub fn set_position(&mut self, start: Position, moves: &[Move]) -> Result<(), IllegalGameMove> {
+        self.wait();
+        self.game_keys.clear();
+        let mut pos = start;
+        let mut result = Ok(());
+        for (index, &mv) in moves.iter().enumerate() {
+            match pos.play(mv) {
+                Ok(next) => {
+                    self.game_keys.push(pos.hash());
+                    pos = next;
+                }
+                Err(_) => {
+                    result = Err(IllegalGameMove {
+                        index,
+                        mv,
+                        fen: pos.fen(),
+                    });
+                    break;
+                }
+            }
+        }
+        self.position = pos;
+        result
+    }
+
+    /// Starts a search and returns at once; events arrive on the channel.
+    pub fn go(&mut self, limits: SearchLimits) {
+        let start = Instant::now();
+        self.stop();
+        self.wait();
+        self.flags.stop.store(false, Ordering::Relaxed);
+        self.flags.pondering.store(limits.ponder, Ordering::Relaxed);
+        let job = Job {
+            root: self.position.clone(),
+            game_keys: self.game_keys.clone(),
+            limits,
+            multipv: self.options.multipv,
+            move_overhead: self.options.move_overhead,
+            strength: self.options.strength.map(Strength::new),
+            start,
+        };
+        let tt = Arc::clone(&self.tt);
+        let eval = Arc::clone(&self.evaluator);
+        let threads = Arc::clone(&self.threads);
+        let flags = Arc::clone(&self.flags);
+        let events = self.events.clone();
+        self.worker = Some(
+            std::thread::Builder::new()
+                .name("search".into())
+                .spawn(move || {
+                    let mut threads = threads.lock().unwrap_or_else(PoisonError::into_inner);
+                    thread::run(job, &mut threads, &tt, eval.as_ref(), &flags, &events);
+                })
+                .expect("spawning the search thread"),
+        );
+    }
+
+    /// Asks the running search to finish now; its `BestMove` follows shortly.
+    pub fn stop(&self) {
+        self.flags.pondering.store(false, Ordering::Relaxed);
+        self.flags.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// The opponent played the expected move: the ponder search goes on under its limits.
+    pub fn ponderhit(&self) {
+        self.flags.pondering.store(false, Ordering::Relaxed);
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.worker.as_ref().is_some_and(|w| !w.is_finished())
+    }
+
+    /// Blocks until the running search (if any) has sent its best move.
+    pub fn wait(&mut self) {
+        if let Some(worker) = self.worker.take() {
+            // A panic in the search thread has already been reported by the panic hook.
+            let _ = worker.join();
+        }
+    }
+
+    fn with_threads(&mut self, f: impl FnOnce(&mut Vec<ThreadData>)) {
+        self.wait();
+        let mut threads = self.threads.lock().unwrap_or_else(PoisonError::into_inner);
+        f(&mut threads);
+    }
+
+    pub fn set_hash(&mut self, mb: usize) {
+        self.wait();
+        self.options.hash_mb = mb.clamp(1, MAX_HASH_MB);
+        self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+    }
+
+    pub fn set_threads(&mut self, n: usize) {
+        let n = n.clamp(1, MAX_THREADS);
+        self.options.threads = n;
+        self.with_threads(|threads| {
+            threads.truncate(n);
+            let have = threads.len();
+            threads.extend((have..n).map(ThreadData::new));
+        });
+    }
+
+    pub fn set_multipv(&mut self, n: usize) {
+        self.options.multipv = n.clamp(1, MAX_MULTIPV);
+    }
+
+    pub fn set_move_overhead(&mut self, overhead: Duration) {
+        self.options.move_overhead = overhead;
+    }
+
+    /// `Some(elo)` to play like a person of about that rating, `None` for full strength.
+    pub fn set_strength(&mut self, elo: Option<u32>) {
+        self.options.strength = elo.map(|e| e.clamp(MIN_ELO, MAX_ELO));
+    }
+
+    pub fn clear_hash(&mut self) {
+        self.wait();
+        self.tt.clear();
+    }
+
+    /// A new game: clears the hash table and every thread's histories.
+    pub fn new_game(&mut self) {
+        self.clear_hash();
+        self.with_threads(|threads| threads.iter_mut().for_each(ThreadData::clear));
+    }
+
+    pub fn set_evaluator(&mut self, evaluator: Arc<dyn Evaluator>) {
+        self.wait();
+        self.evaluator = evaluator;
+    }
+
+    pub fn evaluator(&self) -> &dyn Evaluator {
+        self.evaluator.as_ref()
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}

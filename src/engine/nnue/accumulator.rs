@@ -1,0 +1,228 @@
+//! Accumulators: the first layer's output for both perspectives, kept per ply and updated with
+//! the handful of features a move changes.
+
+use crate::chess::{CastlingSide, Color, Move, MoveKind, Piece, Position, Role, Square};
+
+use super::network::{Network, active_features, feature_index};
+use super::simd;
+
+/// First-layer sums for White's and Black's perspective.
+#[derive(Clone, PartialEq, Eq, Debug)]
+struct Accumulator {
+    by_perspective: [Vec<i16>; 2],
+}
+
+/// Up to two pieces appear and two disappear in one move (castling, captures with promotion).
+#[derive(Default)]
+struct Delta {
+    added: [Option<(Piece, Square)>; 2],
+    removed: [Option<(Piece, Square)>; 2],
+}
+
+impl Delta {
+    fn of(pos: &Position, m: Move) -> Delta {
+        let mut delta = Delta::default();
+        let us = pos.turn();
+        let from = m.from();
+        let to = m.to();
+        let Some(piece) = pos.piece_at(from) else {
+            return delta;
+        };
+        match m.kind() {
+            MoveKind::Castle => {
+                let side = if to.file() > from.file() {
+                    CastlingSide::King
+                } else {
+                    CastlingSide::Queen
+                };
+                let rank = us.back_rank();
+                let rook = Piece::new(us, Role::Rook);
+                delta.removed = [Some((piece, from)), Some((rook, to))];
+                delta.added = [
+                    Some((piece, Square::from_coords(side.king_to_file(), rank))),
+                    Some((rook, Square::from_coords(side.rook_to_file(), rank))),
+                ];
+            }
+            MoveKind::EnPassant => {
+                let captured = Square::from_coords(to.file(), from.rank());
+                delta.removed = [
+                    Some((piece, from)),
+                    Some((Piece::new(!us, Role::Pawn), captured)),
+                ];
+                delta.added[0] = Some((piece, to));
+            }
+            _ => {
+                let placed = m
+                    .promotion_role()
+                    .map_or(piece, |role| Piece::new(us, role));
+                delta.removed = [Some((piece, from)), pos.piece_at(to).map(|p| (p, to))];
+                delta.added[0] = Some((placed, to));
+            }
+        }
+        delta
+    }
+}
+
+/// One search thread's accumulator stack. Allocated once; pushing a move costs a copy and a few
+/// column additions.
+pub struct NnueState {
+    stack: Vec<Accumulator>,
+    top: usize,
+}
+
+impl NnueState {
+    /// A stack deep enough for `max_ply` moves below the root.
+    pub fn new(net: &Network, max_ply: usize) -> NnueState {
+        let empty = Accumulator {
+            by_perspective: [vec![0; net.hidden()], vec![0; net.hidden()]],
+        };
+        NnueState {
+            stack: vec![empty; max_ply + 1],
+            top: 0,
+        }
+    }
+
+    /// Recomputes the root accumulator from the board and empties the stack.
+    pub fn refresh(&mut self, net: &Network, pos: &Position) {
+        self.top = 0;
+        let acc = &mut self.stack[0];
+        for perspective in Color::ALL {
+            let values = &mut acc.by_perspective[perspective.index()];
+            values.copy_from_slice(&net.feature_bias);
+            let columns: Vec<&[i16]> = active_features(pos, perspective)
+                .map(|f| net.feature_column(f))
+                .collect();
+            simd::add_sub(values, &columns, &[]);
+        }
+    }
+
+    /// Pushes the accumulator of the position after `m` (played from `before`).
+    pub fn push_move(&mut self, net: &Network, before: &Position, m: Move) {
+        let delta = Delta::of(before, m);
+        self.push_copy();
+        let acc = &mut self.stack[self.top];
+        for perspective in Color::ALL {
+            let columns = |items: &[Option<(Piece, Square)>; 2]| {
+                let mut out: [&[i16]; 2] = [&[], &[]];
+                let mut n = 0;
+                for &(piece, sq) in items.iter().flatten() {
+                    out[n] = net.feature_column(feature_index(perspective, piece, sq));
+                    n += 1;
+                }
+                (out, n)
+            };
+            let (added, n_added) = columns(&delta.added);
+            let (removed, n_removed) = columns(&delta.removed);
+            simd::add_sub(
+                &mut acc.by_perspective[perspective.index()],
+                &added[..n_added],
+                &removed[..n_removed],
+            );
+        }
+    }
+
+    /// Pushes an unchanged copy (a null move).
+    pub fn push_null(&mut self) {
+        self.push_copy();
+    }
+
+    fn push_copy(&mut self) {
+        let (below, above) = self.stack.split_at_mut(self.top + 1);
+        let (parent, child) = (&below[self.top], &mut above[0]);
+        for (dst, src) in child
+            .by_perspective
+            .iter_mut()
+            .zip(parent.by_perspective.iter())
+        {
+            dst.copy_from_slice(src);
+        }
+        self.top += 1;
+    }
+
+    pub fn pop(&mut self) {
+        debug_assert!(self.top > 0);
+        self.top = self.top.saturating_sub(1);
+    }
+
+    /// Evaluation of the current top in centipawns for the side to move of `pos`.
+    pub fn evaluate(&self, net: &Network, pos: &Position) -> i32 {
+        let acc = &self.stack[self.top];
+        let (us, them) = match pos.turn() {
+            Color::White => (&acc.by_perspective[0], &acc.by_perspective[1]),
+            Color::Black => (&acc.by_perspective[1], &acc.by_perspective[0]),
+        };
+        net.output(us, them)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::network::INPUTS;
+    use super::*;
+
+    /// A deterministic pseudo-random network: the update logic, not the values, is under test.
+    fn random_net(hidden: usize) -> Network {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |range: i64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            ((seed % (2 * range as u64 + 1)) as i64 - range) as i16
+        };
+        Network::new(
+            (0..INPUTS * hidden).map(|_| next(60)).collect(),
+            (0..hidden).map(|_| next(100)).collect(),
+            (0..2 * hidden).map(|_| next(127)).collect(),
+            1000,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn incremental_matches_from_scratch_over_long_random_games() {
+        let net = random_net(64);
+        let mut state = NnueState::new(&net, 600);
+        let mut seed = 7u64;
+        let starts = [
+            crate::chess::STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        ];
+        for _game in 0..20 {
+            for fen in starts {
+                let mut pos = Position::from_fen(fen).unwrap();
+                state.refresh(&net, &pos);
+                for _ply in 0..400 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    seed = seed
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    let m = moves[(seed >> 33) as usize % moves.len()];
+                    state.push_move(&net, &pos, m);
+                    pos.play_unchecked(m);
+                    assert_eq!(
+                        state.evaluate(&net, &pos),
+                        net.evaluate_from_scratch(&pos),
+                        "{}",
+                        pos.fen()
+                    );
+                    if state.top == 500 {
+                        break;
+                    }
+                }
+                // Unwinding returns to the root's value.
+                while state.top > 0 {
+                    state.pop();
+                }
+                let root = Position::from_fen(fen).unwrap();
+                assert_eq!(
+                    state.evaluate(&net, &root),
+                    net.evaluate_from_scratch(&root)
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! The network file format, version 1. All integers little-endian.
+//!
+//! | offset | size | field |
+//! |---|---|---|
+//! | 0 | 8 | magic `KBZNNUE\0` |
+//! | 8 | 4 | format version (1) |
+//! | 12 | 4 | architecture: inputs (768) |
+//! | 16 | 4 | architecture: hidden width H per perspective (a multiple of 16) |
+//! | 20 | 4 | architecture: activation (1 = SCReLU) |
+//! | 24 | 4 | quantisation QA (255) |
+//! | 28 | 4 | quantisation QB (64) |
+//! | 32 | 4 | output scale (400) |
+//! | 36 | 4 | reserved (0) |
+//! | 40 | 8 | payload length in bytes |
+//! | 48 | 8 | FNV-1a 64 checksum of the payload |
+//! | 56 | ... | payload: feature weights i16 [768][H], feature bias i16 [H], output weights i16 [2H] (side to move, then the other side), output bias i32 |
+
+use super::network::{INPUTS, Network, QA, QB, SCALE, valid_hidden_width};
+
+pub const MAGIC: &[u8; 8] = b"KBZNNUE\0";
+pub const VERSION: u32 = 1;
+const ACTIVATION_SCRELU: u32 = 1;
+const HEADER_LEN: usize = 56;
+
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum NetworkFileError {
+    #[error("not a kibitzer network file (bad magic)")]
+    Magic,
+    #[error("file is {0} bytes, too short for the header")]
+    TooShort(usize),
+    #[error("format version {0} is not supported (expected {VERSION})")]
+    Version(u32),
+    #[error("architecture mismatch: {0}")]
+    Architecture(String),
+    #[error("payload is {actual} bytes, header says {expected}")]
+    PayloadLength { expected: u64, actual: usize },
+    #[error("checksum mismatch: the file is corrupt")]
+    Checksum,
+    #[error(
+        "bad layer shapes: hidden {hidden}, {feature_weights} feature weights, {output_weights} output weights"
+    )]
+    Shape {
+        hidden: usize,
+        feature_weights: usize,
+        output_weights: usize,
+    },
+}
+
+/// FNV-1a, 64-bit: enough to catch truncation and corruption.
+pub fn checksum(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+pub fn encode(net: &Network) -> Vec<u8> {
+    let mut payload = Vec::with_capacity(2 * net.feature_weights.len() + 4 * net.hidden() + 4);
+    for v in net
+        .feature_weights
+        .iter()
+        .chain(&net.feature_bias)
+        .chain(&net.output_weights)
+    {
+        payload.extend_from_slice(&v.to_le_bytes());
+    }
+    payload.extend_from_slice(&net.output_bias.to_le_bytes());
+
+    let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
+    out.extend_from_slice(MAGIC);
+    for field in [
+        VERSION,
+        INPUTS as u32,
+        net.hidden() as u32,
+        ACTIVATION_SCRELU,
+        QA as u32,
+        QB as u32,
+        SCALE as u32,
+        0,
+    ] {
+        out.extend_from_slice(&field.to_le_bytes());
+    }
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&checksum(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+fn u32_at(bytes: &[u8], offset: usize) -> u32 {
+    u32::from_le_bytes(bytes[offset..offset + 4].try_into().expect("4 bytes"))
+}
+
+fn u64_at(bytes: &[u8], offset: usize) -> u64 {
+    u64::from_le_bytes(bytes[offset..offset + 8].try_into().expect("8 bytes"))
+}
+
+pub fn decode(bytes: &[u8]) -> Result<Network, NetworkFileError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(if bytes.starts_with(MAGIC) || bytes.len() < MAGIC.len() {
+            NetworkFileError::TooShort(bytes.len())
+        } else {
+            NetworkFileError::Magic
+        });
+    }
+    if &bytes[..8] != MAGIC {
+        return Err(NetworkFileError::Magic);
+    }
+    let version = u32_at(bytes, 8);
+    if version != VERSION {
+        return Err(NetworkFileError::Version(version));
+    }
+    let expect = |name: &str, offset: usize, want: u32| {
+        let got = u32_at(bytes, offset);
+        if got == want {
+            Ok(())
+        } else {
+            Err(NetworkFileError::Architecture(format!(
+                "{name} is {got}, this build needs {want}"
+            )))
+        }
+    };
+    expect("input count", 12, INPUTS as u32)?;
+    expect("activation", 20, ACTIVATION_SCRELU)?;
+    expect("QA", 24, QA as u32)?;
+    expect("QB", 28, QB as u32)?;
+    expect("output scale", 32, SCALE as u32)?;
+    let hidden = u32_at(bytes, 16) as usize;
+    if !valid_hidden_width(hidden) {
+        return Err(NetworkFileError::Architecture(format!(
+            "hidden width {hidden} is not a multiple of 16 in 16..=4096"
+        )));
+    }
+    let payload = &bytes[HEADER_LEN..];
+    let expected = u64_at(bytes, 40);
+    let needed = 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4;
+    if expected != payload.len() as u64 || payload.len() != needed {
+        return Err(NetworkFileError::PayloadLength {
+            expected: needed as u64,
+            actual: payload.len(),
+        });
+    }
+    if checksum(payload) != u64_at(bytes, 48) {
+        return Err(NetworkFileError::Checksum);
+    }
+
+    let mut values = payload[..payload.len() - 4]
+        .chunks_exact(2)
+        .map(|c| i16::from_le_bytes([c[0], c[1]]));
+    let feature_weights: Vec<i16> = values.by_ref().take(INPUTS * hidden).collect();
+    let feature_bias: Vec<i16> = values.by_ref().take(hidden).collect();
+    let output_weights: Vec<i16> = values.collect();
+    let tail = &payload[payload.len() - 4..];
+    let output_bias = i32::from_le_bytes(tail.try_into().expect("4 bytes"));
+    Network::new(feature_weights, feature_bias, output_weights, output_bias)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn small_net() -> Network {
+        let hidden = 16;
+        Network::new(
+            (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect(),
+            (0..hidden).map(|i| i as i16).collect(),
+            (0..2 * hidden).map(|i| (i % 11) as i16 - 5).collect(),
+            -1234,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn round_trip() {
+        let net = small_net();
+        assert_eq!(decode(&encode(&net)), Ok(net));
+    }
+
+    #[test]
+    fn corrupt_files_are_refused() {
+        let bytes = encode(&small_net());
+        assert_eq!(decode(&bytes[..10]), Err(NetworkFileError::TooShort(10)));
+        assert_eq!(
+            decode(b"hello world, this is not a network file at all, really!!"),
+            Err(NetworkFileError::Magic)
+        );
+        let mut flipped = bytes.clone();
+        let last = flipped.len() - 7;
+        flipped[last] ^= 1;
+        assert_eq!(decode(&flipped), Err(NetworkFileError::Checksum));
+        assert!(matches!(
+            decode(&bytes[..bytes.len() - 2]),
+            Err(NetworkFileError::PayloadLength { .. })
+        ));
+        let mut version = bytes.clone();
+        version[8] = 9;
+        assert_eq!(decode(&version), Err(NetworkFileError::Version(9)));
+        let mut hidden = bytes;
+        hidden[16] = 17;
+        assert!(matches!(
+            decode(&hidden),
+            Err(NetworkFileError::Architecture(_))
+        ));
+    }
+}

@@ -1,0 +1,144 @@
+//! The quantised network: (768 -> H) x 2 perspectives -> 1 with SCReLU, int16 weights.
+
+use crate::chess::{Color, Piece, Position, Square};
+
+use super::format::{self, NetworkFileError};
+
+/// Inputs per perspective: 2 colours x 6 roles x 64 squares.
+pub const INPUTS: usize = 768;
+/// Feature-transformer quantisation: 1.0 is stored as `QA`.
+pub const QA: i32 = 255;
+/// Output-layer quantisation: 1.0 is stored as `QB`.
+pub const QB: i32 = 64;
+/// The network's output times `SCALE` is the evaluation in centipawns.
+pub const SCALE: i32 = 400;
+
+/// Hidden widths the format and the SIMD loops support: multiples of 16 up to 4096.
+pub fn valid_hidden_width(hidden: usize) -> bool {
+    (16..=4096).contains(&hidden) && hidden.is_multiple_of(16)
+}
+
+/// Index of `piece` on `sq` seen from `perspective`: own pieces first, board mirrored for Black,
+/// so both perspectives share one set of weights.
+#[inline]
+pub fn feature_index(perspective: Color, piece: Piece, sq: Square) -> usize {
+    let (relative_color, relative_sq) = match perspective {
+        Color::White => (piece.color.index(), sq.index()),
+        Color::Black => (1 - piece.color.index(), sq.index() ^ 56),
+    };
+    relative_color * 384 + piece.role.index() * 64 + relative_sq
+}
+
+/// Feature indices of every piece on the board, for one perspective.
+pub fn active_features(pos: &Position, perspective: Color) -> impl Iterator<Item = usize> + '_ {
+    pos.occupied().filter_map(move |sq| {
+        pos.piece_at(sq)
+            .map(|piece| feature_index(perspective, piece, sq))
+    })
+}
+
+/// A loaded network. Immutable and shared by every search thread.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Network {
+    hidden: usize,
+    /// `INPUTS` rows of `hidden` weights.
+    pub(super) feature_weights: Vec<i16>,
+    pub(super) feature_bias: Vec<i16>,
+    /// Side-to-move half then the other side's half.
+    pub(super) output_weights: Vec<i16>,
+    pub(super) output_bias: i32,
+}
+
+impl Network {
+    /// Builds a network from its parts, checking the sizes agree.
+    pub fn new(
+        feature_weights: Vec<i16>,
+        feature_bias: Vec<i16>,
+        output_weights: Vec<i16>,
+        output_bias: i32,
+    ) -> Result<Network, NetworkFileError> {
+        let hidden = feature_bias.len();
+        if !valid_hidden_width(hidden)
+            || feature_weights.len() != INPUTS * hidden
+            || output_weights.len() != 2 * hidden
+        {
+            return Err(NetworkFileError::Shape {
+                hidden,
+                feature_weights: feature_weights.len(),
+                output_weights: output_weights.len(),
+            });
+        }
+        Ok(Network {
+            hidden,
+            feature_weights,
+            feature_bias,
+            output_weights,
+            output_bias,
+        })
+    }
+
+    /// Reads the network file format (see [`format`]).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkFileError> {
+        format::decode(bytes)
+    }
+
+    /// Writes the network file format.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        format::encode(self)
+    }
+
+    /// Width of the hidden layer (per perspective).
+    pub fn hidden(&self) -> usize {
+        self.hidden
+    }
+
+    /// The weight column of one input feature.
+    #[inline]
+    pub(super) fn feature_column(&self, feature: usize) -> &[i16] {
+        &self.feature_weights[feature * self.hidden..(feature + 1) * self.hidden]
+    }
+
+    /// Evaluates from scratch (no accumulator): the reference the incremental path must match.
+    pub fn evaluate_from_scratch(&self, pos: &Position) -> i32 {
+        let mut accumulators = [self.feature_bias.clone(), self.feature_bias.clone()];
+        for (perspective, acc) in Color::ALL.iter().zip(accumulators.iter_mut()) {
+            for feature in active_features(pos, *perspective) {
+                for (a, w) in acc.iter_mut().zip(self.feature_column(feature)) {
+                    *a = a.wrapping_add(*w);
+                }
+            }
+        }
+        let (us, them) = match pos.turn() {
+            Color::White => (&accumulators[0], &accumulators[1]),
+            Color::Black => (&accumulators[1], &accumulators[0]),
+        };
+        self.output(us, them)
+    }
+
+    /// The output layer on the two accumulators, in centipawns for the side to move.
+    #[inline]
+    pub(super) fn output(&self, us: &[i16], them: &[i16]) -> i32 {
+        let (w_us, w_them) = self.output_weights.split_at(self.hidden);
+        let sum = super::simd::screlu_dot(us, w_us) + super::simd::screlu_dot(them, w_them);
+        (sum / QA + self.output_bias) * SCALE / (QA * QB)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Role;
+
+    #[test]
+    fn perspectives_mirror_each_other() {
+        let white_pawn = Piece::new(Color::White, Role::Pawn);
+        let black_pawn = Piece::new(Color::Black, Role::Pawn);
+        assert_eq!(
+            feature_index(Color::White, white_pawn, Square::E2),
+            feature_index(Color::Black, black_pawn, Square::E7)
+        );
+        assert_eq!(feature_index(Color::White, black_pawn, Square::A1), 384);
+        let king = Piece::new(Color::Black, Role::King);
+        assert_eq!(feature_index(Color::White, king, Square::H8), 767);
+    }
+}

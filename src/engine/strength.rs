@@ -1,0 +1,86 @@
+//! Playing below full strength like a person: a node cap (shallower sight), a choice among the
+//! best few moves by a noisy score (plausible mistakes, never random blunders of a piece at
+//! 2000+), and a minimum thinking time so the reply does not come instantly.
+//!
+//! The Elo scale is not calibrated yet: the mapping below is a hand-set first guess.
+
+use std::time::Duration;
+
+use crate::chess::Move;
+
+pub const MIN_ELO: u32 = 1000;
+pub const MAX_ELO: u32 = 2800;
+/// How many best lines the noisy choice picks from.
+pub const CANDIDATES: usize = 4;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Strength {
+    pub elo: u32,
+}
+
+impl Strength {
+    pub fn new(elo: u32) -> Strength {
+        Strength {
+            elo: elo.clamp(MIN_ELO, MAX_ELO),
+        }
+    }
+
+    /// Nodes per move: doubling every 150 Elo, 400 at the bottom of the scale.
+    pub fn node_cap(self) -> u64 {
+        let steps = f64::from(self.elo - MIN_ELO) / 150.0;
+        (400.0 * steps.exp2()) as u64
+    }
+
+    /// Half-width of the uniform noise added to each candidate's score, in centipawns.
+    pub fn noise(self) -> i32 {
+        (2850 - self.elo as i32) / 8
+    }
+
+    /// The least time a move should appear to take, given the soft budget.
+    pub fn min_think(self, soft: Option<Duration>) -> Duration {
+        soft.map_or(Duration::ZERO, |s| s / 3)
+    }
+
+    /// Picks among `(move, score)` candidates, best first, the one with the best noisy score.
+    pub fn choose(self, candidates: &[(Move, i32)], seed: u64) -> Option<Move> {
+        let mut rng = seed | 1;
+        let noise = self.noise();
+        candidates
+            .iter()
+            .map(|&(m, score)| {
+                // xorshift64: plenty for a coin this size.
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let jitter = (rng % (2 * noise as u64 + 1)) as i32 - noise;
+                (m, score.saturating_add(jitter))
+            })
+            .max_by_key(|&(_, s)| s)
+            .map(|(m, _)| m)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+
+    #[test]
+    fn scale_is_monotonic_and_clamped() {
+        assert!(Strength::new(1500).node_cap() < Strength::new(2000).node_cap());
+        assert!(Strength::new(1500).noise() > Strength::new(2500).noise());
+        assert_eq!(Strength::new(10).elo, MIN_ELO);
+        assert_eq!(Strength::new(9999).elo, MAX_ELO);
+    }
+
+    #[test]
+    fn never_picks_a_far_worse_move() {
+        let moves = Position::startpos().legal_moves();
+        let s = Strength::new(2500);
+        for seed in 0..200 {
+            let cands = [(moves[0], 50), (moves[1], 40), (moves[2], -900)];
+            let m = s.choose(&cands, seed).unwrap();
+            assert_ne!(m, moves[2]);
+        }
+    }
+}

@@ -1,0 +1,274 @@
+//! Lazy SMP: per-thread search state ([`ThreadData`]) and the driver that runs one search on
+//! N threads with `std::thread::scope`. Threads share only the transposition table, the stop
+//! flag and their published node counts; each owns its histories. The main thread manages
+//! time, reports progress and decides the move.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::Sender;
+use std::time::{Duration, Instant};
+
+use crate::chess::{Move, Position};
+
+use super::eval::Evaluator;
+use super::history::{History, PieceTo};
+use super::limits::SearchLimits;
+use super::score::{DRAW, INFINITY, MAX_PLY, Score, mated_in};
+use super::search::{MainThread, Searcher};
+use super::strength::{CANDIDATES, Strength};
+use super::time::TimeManager;
+use super::tt::TranspositionTable;
+use super::{Bound, SearchEvent, SearchInfo};
+
+/// Flags shared between the engine handle and the running search.
+#[derive(Default)]
+pub struct Flags {
+    pub stop: AtomicBool,
+    pub pondering: AtomicBool,
+}
+
+/// A root move with what the last iterations found for it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    /// This iteration's value, `-INFINITY` until searched (or when it failed low).
+    pub score: i32,
+    pub prev_score: i32,
+    pub bound: Bound,
+    pub seldepth: usize,
+    pub pv: Vec<Move>,
+}
+
+/// Search state of one stack frame (one ply).
+#[derive(Clone, Copy, Default)]
+pub struct Frame {
+    /// Static evaluation, `None` in check.
+    pub static_eval: Option<i32>,
+    /// The move played from this ply (for continuation history); `None` for a null move.
+    pub piece_to: Option<PieceTo>,
+    /// The move excluded by a singular-extension search at this ply.
+    pub excluded: Option<Move>,
+    pub double_extensions: i32,
+}
+
+/// Everything one search thread owns.
+pub struct ThreadData {
+    pub id: usize,
+    pub history: History,
+    pub killers: Vec<[Option<Move>; 2]>,
+    pub frames: Vec<Frame>,
+    pub pv: Vec<Vec<Move>>,
+    /// Keys of the game before the root, the root and the current path, oldest first.
+    pub keys: Vec<u64>,
+    pub root: Position,
+    pub root_moves: Vec<RootMove>,
+    pub pv_idx: usize,
+    pub root_depth: i32,
+    pub completed_depth: i32,
+    pub nodes: u64,
+    pub seldepth: usize,
+    /// Null-move verification: no null move before this ply.
+    pub nmp_min_ply: usize,
+}
+
+/// Frames before ply 0, so that `ply - 2` is always valid.
+pub const FRAME_OFFSET: usize = 2;
+
+impl ThreadData {
+    pub fn new(id: usize) -> ThreadData {
+        ThreadData {
+            id,
+            history: History::default(),
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            frames: vec![Frame::default(); MAX_PLY + FRAME_OFFSET + 2],
+            pv: (0..MAX_PLY + 2)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            keys: Vec::with_capacity(1024),
+            root: Position::startpos(),
+            root_moves: Vec::new(),
+            pv_idx: 0,
+            root_depth: 0,
+            completed_depth: 0,
+            nodes: 0,
+            seldepth: 0,
+            nmp_min_ply: 0,
+        }
+    }
+
+    /// Forgets everything learnt (new game).
+    pub fn clear(&mut self) {
+        self.history.clear();
+        self.killers.fill([None; 2]);
+    }
+
+    fn prepare(&mut self, root: &Position, game_keys: &[u64], moves: &[Move]) {
+        self.root = root.clone();
+        self.keys.clear();
+        self.keys.extend_from_slice(game_keys);
+        self.keys.push(root.hash());
+        self.root_moves = moves
+            .iter()
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITY,
+                prev_score: -INFINITY,
+                bound: Bound::Exact,
+                seldepth: 0,
+                pv: vec![mv],
+            })
+            .collect();
+        self.frames.fill(Frame::default());
+        self.pv_idx = 0;
+        self.completed_depth = 0;
+        self.nodes = 0;
+        self.seldepth = 0;
+        self.nmp_min_ply = 0;
+    }
+}
+
+/// What stays fixed during one search, shared by all its threads.
+pub struct SearchContext<'a> {
+    pub tt: &'a TranspositionTable,
+    pub eval: &'a dyn Evaluator,
+    pub flags: &'a Flags,
+    /// Node counts published by each thread.
+    pub nodes: &'a [AtomicU64],
+    pub multipv: usize,
+}
+
+impl SearchContext<'_> {
+    pub fn stopped(&self) -> bool {
+        self.flags.stop.load(Ordering::Relaxed)
+    }
+
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+/// One search request as the engine hands it to the driver.
+pub struct Job {
+    pub root: Position,
+    pub game_keys: Vec<u64>,
+    pub limits: SearchLimits,
+    pub multipv: usize,
+    pub move_overhead: Duration,
+    pub strength: Option<Strength>,
+    pub start: Instant,
+}
+
+/// Runs a whole search on `threads` and sends its events, ending with `BestMove`.
+pub fn run(
+    job: Job,
+    threads: &mut [ThreadData],
+    tt: &TranspositionTable,
+    eval: &dyn Evaluator,
+    flags: &Flags,
+    events: &Sender<SearchEvent>,
+) {
+    let mut moves: Vec<Move> = job.root.legal_moves().iter().copied().collect();
+    if !job.limits.search_moves.is_empty() {
+        let only: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| job.limits.search_moves.contains(m))
+            .collect();
+        if !only.is_empty() {
+            moves = only;
+        }
+    }
+    let wait_allowed = |flags: &Flags| {
+        !flags.stop.load(Ordering::Relaxed)
+            && (job.limits.is_infinite() || flags.pondering.load(Ordering::Relaxed))
+    };
+    if moves.is_empty() {
+        let value = if job.root.in_check() {
+            mated_in(0)
+        } else {
+            DRAW
+        };
+        let _ = events.send(SearchEvent::Info(SearchInfo::bare(Score::from_value(
+            value,
+        ))));
+        while wait_allowed(flags) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let _ = events.send(SearchEvent::BestMove {
+            best: None,
+            ponder: None,
+        });
+        return;
+    }
+
+    tt.new_search();
+    let mut limits = job.limits.clone();
+    let mut multipv = job.multipv.max(1);
+    if let Some(s) = job.strength {
+        limits.limits.push(super::Limit::Nodes(s.node_cap()));
+        multipv = multipv.max(CANDIDATES);
+    }
+    let tm = TimeManager::new(&limits, job.root.turn(), job.move_overhead, job.start);
+    let soft = tm.soft_limit();
+    let node_counters: Vec<AtomicU64> = threads.iter().map(|_| AtomicU64::new(0)).collect();
+    let ctx = SearchContext {
+        tt,
+        eval,
+        flags,
+        nodes: &node_counters,
+        multipv: multipv.min(moves.len()),
+    };
+    for td in threads.iter_mut() {
+        td.prepare(&job.root, &job.game_keys, &moves);
+    }
+    let (main_td, helpers) = threads.split_first_mut().expect("at least one thread");
+    std::thread::scope(|scope| {
+        for td in helpers.iter_mut() {
+            let ctx = &ctx;
+            scope.spawn(move || Searcher::new(td, ctx, None).iterate());
+        }
+        let main = MainThread {
+            tm,
+            events,
+            started: job.start,
+            was_pondering: flags.pondering.load(Ordering::Relaxed),
+        };
+        Searcher::new(main_td, &ctx, Some(main)).iterate();
+        while wait_allowed(flags) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        flags.stop.store(true, Ordering::Relaxed);
+    });
+
+    let best_line = &main_td.root_moves[0];
+    let mut best = best_line.mv;
+    if let Some(s) = job.strength {
+        let candidates: Vec<(Move, i32)> = main_td
+            .root_moves
+            .iter()
+            .take(ctx.multipv)
+            .filter(|rm| rm.score > -INFINITY)
+            .map(|rm| (rm.mv, rm.score))
+            .collect();
+        let seed = job.start.elapsed().as_nanos() as u64 ^ job.root.hash();
+        best = s.choose(&candidates, seed).unwrap_or(best);
+        let min = s.min_think(soft);
+        while job.start.elapsed() < min {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    let line = main_td
+        .root_moves
+        .iter()
+        .find(|rm| rm.mv == best)
+        .expect("best is a root move");
+    let ponder = line.pv.get(1).copied().or_else(|| {
+        let mut next = job.root.clone();
+        next.play_unchecked(best);
+        let m = tt.probe(next.hash(), 0)?.mv?;
+        next.legal_moves().contains(m).then_some(m)
+    });
+    let _ = events.send(SearchEvent::BestMove {
+        best: Some(best),
+        ponder,
+    });
+}

@@ -1,0 +1,212 @@
+//! Time management: turns limits into a soft limit (checked between iterations, scaled by
+//! best-move stability and score drops) and a hard limit (checked inside the search), both
+//! measured from the start of thinking and net of the move overhead.
+
+use std::time::{Duration, Instant};
+
+use crate::chess::Color;
+
+use super::limits::{Limit, SearchLimits};
+use super::params::*;
+use super::score::MAX_PLY;
+
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+    pub max_depth: i32,
+    pub max_nodes: Option<u64>,
+    /// Mate distance in moves that ends the search.
+    pub mate: Option<u32>,
+    /// Best-move stability and last score, updated by the main thread after each iteration.
+    stable_iterations: usize,
+    last_score: Option<i32>,
+}
+
+/// Soft and hard budgets for one move from our clock.
+fn clock_budget(
+    time: Duration,
+    inc: Duration,
+    moves_to_go: Option<u32>,
+    overhead: Duration,
+) -> (Duration, Duration) {
+    let available = time.saturating_sub(overhead).max(Duration::from_millis(1));
+    let mtg = moves_to_go
+        .unwrap_or(TIME_DEFAULT_MOVES_TO_GO)
+        .clamp(1, TIME_MAX_MOVES_TO_GO);
+    let hard_cap = available * TIME_HARD_MAX_PERCENT as u32 / 100;
+    let soft = (available / mtg + inc * TIME_INC_PERCENT as u32 / 100).min(hard_cap);
+    let hard = (soft * TIME_HARD_FACTOR as u32).min(hard_cap);
+    (soft, hard)
+}
+
+impl TimeManager {
+    pub fn new(
+        limits: &SearchLimits,
+        us: Color,
+        overhead: Duration,
+        start: Instant,
+    ) -> TimeManager {
+        let mut tm = TimeManager {
+            start,
+            soft: None,
+            hard: None,
+            max_depth: MAX_PLY as i32 - 1,
+            max_nodes: None,
+            mate: None,
+            stable_iterations: 0,
+            last_score: None,
+        };
+        let min = |a: Option<Duration>, b: Duration| Some(a.map_or(b, |a| a.min(b)));
+        for limit in &limits.limits {
+            match *limit {
+                Limit::Depth(d) => tm.max_depth = tm.max_depth.min(d.max(1) as i32),
+                Limit::Nodes(n) => tm.max_nodes = Some(tm.max_nodes.map_or(n, |m| m.min(n))),
+                Limit::Mate(m) => tm.mate = Some(m),
+                Limit::MoveTime(t) => {
+                    let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
+                    tm.soft = min(tm.soft, t);
+                    tm.hard = min(tm.hard, t);
+                }
+                Limit::Clock(clock) => {
+                    let (soft, hard) =
+                        clock_budget(clock.time[us], clock.inc[us], clock.moves_to_go, overhead);
+                    tm.soft = min(tm.soft, soft);
+                    tm.hard = min(tm.hard, hard);
+                }
+            }
+        }
+        tm
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Restarts the clock (at `ponderhit`: our time starts running only then).
+    pub fn restart(&mut self) {
+        self.start = Instant::now();
+    }
+
+    /// Whether the search must stop now (checked every few thousand nodes).
+    pub fn hard_stop(&self) -> bool {
+        self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+
+    pub fn soft_limit(&self) -> Option<Duration> {
+        self.soft
+    }
+
+    /// Records an iteration's best move change and score.
+    pub fn iteration_done(&mut self, best_changed: bool, score: i32) -> Duration {
+        self.stable_iterations = if best_changed {
+            0
+        } else {
+            self.stable_iterations + 1
+        };
+        let drop = self.last_score.map_or(0, |last| (last - score).max(0));
+        self.last_score = Some(score);
+        let Some(soft) = self.soft else {
+            return Duration::MAX;
+        };
+        let stability = TIME_STABILITY_SCALE[self.stable_iterations.min(4)];
+        let drop_extra = (drop as u64 / 10 * TIME_SCORE_DROP_PER_10CP).min(TIME_SCORE_DROP_MAX);
+        let scaled = soft.as_micros() as u64 * stability / 100 * (100 + drop_extra) / 100;
+        Duration::from_micros(scaled)
+    }
+
+    /// Whether to start no further iteration, given the scaled soft limit.
+    pub fn soft_stop(&self, scaled_soft: Duration) -> bool {
+        let hard = self.hard.unwrap_or(Duration::MAX);
+        self.elapsed() >= scaled_soft.min(hard)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::ByColor;
+    use crate::engine::limits::Clock;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    fn clock(time: u64, inc: u64, mtg: Option<u32>) -> SearchLimits {
+        SearchLimits::clock(Clock {
+            time: ByColor {
+                white: ms(time),
+                black: ms(1),
+            },
+            inc: ByColor {
+                white: ms(inc),
+                black: ms(0),
+            },
+            moves_to_go: mtg,
+        })
+    }
+
+    #[test]
+    fn budgets_stay_well_inside_the_clock() {
+        for (time, inc, mtg) in [
+            (10_000, 100, None),
+            (1_000, 10, None),
+            (50, 0, None),
+            (5, 0, Some(1)),
+            (60_000, 0, Some(1)),
+            (300_000, 3_000, Some(40)),
+        ] {
+            let tm = TimeManager::new(&clock(time, inc, mtg), Color::White, ms(10), Instant::now());
+            let (soft, hard) = (tm.soft.unwrap(), tm.hard.unwrap());
+            assert!(soft <= hard, "{time}+{inc}");
+            let budget = ms(time).saturating_sub(ms(10)).max(ms(1));
+            assert!(hard <= budget, "{time}+{inc}: hard {hard:?}");
+            assert!(hard > Duration::ZERO);
+        }
+        let tm = TimeManager::new(
+            &clock(10_000, 100, None),
+            Color::White,
+            ms(10),
+            Instant::now(),
+        );
+        assert!(tm.soft.unwrap() > ms(300) && tm.hard.unwrap() < ms(4_000));
+    }
+
+    #[test]
+    fn movetime_depth_nodes_and_black_clock() {
+        let mut limits = SearchLimits::move_time(ms(500));
+        limits.limits.push(Limit::Depth(7));
+        limits.limits.push(Limit::Nodes(1000));
+        let tm = TimeManager::new(&limits, Color::White, ms(50), Instant::now());
+        assert_eq!(tm.hard, Some(ms(450)));
+        assert_eq!((tm.max_depth, tm.max_nodes), (7, Some(1000)));
+        let tm = TimeManager::new(
+            &clock(10_000, 0, None),
+            Color::Black,
+            ms(10),
+            Instant::now(),
+        );
+        assert!(tm.hard.unwrap() <= ms(1), "black has 1 ms");
+        let tm = TimeManager::new(
+            &SearchLimits::infinite(),
+            Color::White,
+            ms(10),
+            Instant::now(),
+        );
+        assert!(tm.hard.is_none() && !tm.hard_stop());
+    }
+
+    #[test]
+    fn unstable_best_move_and_score_drop_get_more_time() {
+        let mut tm = TimeManager::new(&clock(10_000, 0, None), Color::White, ms(0), Instant::now());
+        let unstable = tm.iteration_done(true, 0);
+        let mut stable = unstable;
+        for _ in 0..5 {
+            stable = tm.iteration_done(false, 0);
+        }
+        assert!(stable < unstable);
+        let dropped = tm.iteration_done(false, -100);
+        assert!(dropped > stable);
+    }
+}

@@ -1,0 +1,326 @@
+//! The transposition table, shared by every search thread without locks.
+//!
+//! Each entry is two `AtomicU64`s: the packed data and `key ^ data`. A reader accepts an entry
+//! only when `stored_key ^ data` gives back its own key, so a torn entry (two threads writing
+//! the same slot at once: the race we accept) reads as a miss rather than as wrong data. Hash
+//! collisions can still hand back another position's move; the move picker plays a TT move only
+//! after finding it among the legal moves, so such a move is never played.
+
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use crate::chess::Move;
+
+use super::score::MATE_BOUND;
+
+const ENTRIES_PER_BUCKET: usize = 4;
+const AGE_BITS: u32 = 6;
+const AGE_MASK: u8 = (1 << AGE_BITS) - 1;
+
+/// What a stored value says about the true value.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum TtBound {
+    /// The true value is at most the stored one (no move beat alpha).
+    Upper = 1,
+    /// The true value is at least the stored one (beta cutoff).
+    Lower = 2,
+    Exact = 3,
+}
+
+/// A table hit, with the value already made relative to the probing ply.
+#[derive(Clone, Copy, Debug)]
+pub struct TtEntry {
+    pub mv: Option<Move>,
+    pub value: i32,
+    pub eval: i32,
+    pub depth: i32,
+    pub bound: TtBound,
+}
+
+#[derive(Default)]
+struct Slot {
+    key: AtomicU64,
+    data: AtomicU64,
+}
+
+#[derive(Default)]
+#[repr(align(64))]
+struct Bucket([Slot; ENTRIES_PER_BUCKET]);
+
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+/// Packed entry: move 16 bits, value 16, eval 16, depth 8, bound 2, age 6.
+#[derive(Clone, Copy)]
+struct Packed(u64);
+
+impl Packed {
+    fn new(mv: Option<Move>, value: i32, eval: i32, depth: i32, bound: TtBound, age: u8) -> Packed {
+        let mv = mv.map_or(0, Move::to_u16) as u64;
+        let value = value as i16 as u16 as u64;
+        let eval = eval as i16 as u16 as u64;
+        let depth = depth.clamp(0, 255) as u8 as u64;
+        let bound = bound as u64;
+        Packed(mv | value << 16 | eval << 32 | depth << 48 | bound << 56 | (age as u64) << 58)
+    }
+    fn mv(self) -> Option<Move> {
+        Move::from_u16(self.0 as u16)
+    }
+    fn value(self) -> i32 {
+        (self.0 >> 16) as u16 as i16 as i32
+    }
+    fn eval(self) -> i32 {
+        (self.0 >> 32) as u16 as i16 as i32
+    }
+    fn depth(self) -> i32 {
+        (self.0 >> 48) as u8 as i32
+    }
+    fn bound(self) -> Option<TtBound> {
+        match (self.0 >> 56) & 3 {
+            1 => Some(TtBound::Upper),
+            2 => Some(TtBound::Lower),
+            3 => Some(TtBound::Exact),
+            _ => None,
+        }
+    }
+    fn age(self) -> u8 {
+        (self.0 >> 58) as u8 & AGE_MASK
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root, so they stay right when the same
+/// position is reached at another ply.
+fn value_to_tt(value: i32, ply: usize) -> i32 {
+    if value >= MATE_BOUND {
+        value + ply as i32
+    } else if value <= -MATE_BOUND {
+        value - ply as i32
+    } else {
+        value
+    }
+}
+
+fn value_from_tt(value: i32, ply: usize) -> i32 {
+    if value >= MATE_BOUND {
+        value - ply as i32
+    } else if value <= -MATE_BOUND {
+        value + ply as i32
+    } else {
+        value
+    }
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` mebibytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let count = (mb * 1024 * 1024 / size_of::<Bucket>()).max(1);
+        TranspositionTable {
+            buckets: (0..count).map(|_| Bucket::default()).collect(),
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Empties every entry (needs no search running to be complete).
+    pub fn clear(&self) {
+        for bucket in &self.buckets {
+            for slot in &bucket.0 {
+                slot.key.store(0, Ordering::Relaxed);
+                slot.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Marks the start of a new search: older entries become preferred victims.
+    pub fn new_search(&self) {
+        let next = (self.generation.load(Ordering::Relaxed) + 1) & AGE_MASK;
+        self.generation.store(next, Ordering::Relaxed);
+    }
+
+    fn bucket(&self, key: u64) -> &Bucket {
+        let index = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {
+        self.bucket(key).0.iter().find_map(|slot| {
+            let data = slot.data.load(Ordering::Relaxed);
+            let stored = slot.key.load(Ordering::Relaxed);
+            let packed = Packed(data);
+            if stored ^ data != key {
+                return None;
+            }
+            Some(TtEntry {
+                mv: packed.mv(),
+                value: value_from_tt(packed.value(), ply),
+                eval: packed.eval(),
+                depth: packed.depth(),
+                bound: packed.bound()?,
+            })
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        key: u64,
+        mv: Option<Move>,
+        value: i32,
+        eval: i32,
+        depth: i32,
+        bound: TtBound,
+        ply: usize,
+    ) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let age_of = |p: Packed| i32::from(generation.wrapping_sub(p.age()) & AGE_MASK);
+        let mut victim = &bucket.0[0];
+        let mut victim_worth = i32::MAX;
+        for slot in &bucket.0 {
+            let data = slot.data.load(Ordering::Relaxed);
+            let packed = Packed(data);
+            if slot.key.load(Ordering::Relaxed) ^ data == key && packed.bound().is_some() {
+                // Same position: keep a deeper entry of this search unless the new one is exact.
+                if bound != TtBound::Exact
+                    && depth + 4 <= packed.depth()
+                    && packed.age() == generation
+                {
+                    return;
+                }
+                let mv = mv.or(packed.mv());
+                Self::write(
+                    slot,
+                    key,
+                    mv,
+                    value_to_tt(value, ply),
+                    eval,
+                    depth,
+                    bound,
+                    generation,
+                );
+                return;
+            }
+            let worth = if packed.bound().is_none() {
+                i32::MIN
+            } else {
+                packed.depth() - 8 * age_of(packed)
+            };
+            if worth < victim_worth {
+                victim = slot;
+                victim_worth = worth;
+            }
+        }
+        Self::write(
+            victim,
+            key,
+            mv,
+            value_to_tt(value, ply),
+            eval,
+            depth,
+            bound,
+            generation,
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn write(
+        slot: &Slot,
+        key: u64,
+        mv: Option<Move>,
+        value: i32,
+        eval: i32,
+        depth: i32,
+        bound: TtBound,
+        age: u8,
+    ) {
+        let data = Packed::new(mv, value, eval, depth, bound, age).0;
+        slot.data.store(data, Ordering::Relaxed);
+        slot.key.store(key ^ data, Ordering::Relaxed);
+    }
+
+    /// Permille of sampled entries written during the current search (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let sample = self.buckets.len().min(1000 / ENTRIES_PER_BUCKET);
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .flat_map(|b| b.0.iter())
+            .filter(|slot| {
+                let p = Packed(slot.data.load(Ordering::Relaxed));
+                p.bound().is_some() && p.age() == generation
+            })
+            .count();
+        (used * 1000 / (sample * ENTRIES_PER_BUCKET)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+    use crate::engine::score::{mate_in, mated_in};
+
+    #[test]
+    fn store_then_probe_round_trips() {
+        let tt = TranspositionTable::new(1);
+        let pos = Position::startpos();
+        let mv = pos.legal_moves()[3];
+        tt.store(pos.hash(), Some(mv), -123, 45, 7, TtBound::Lower, 0);
+        let e = tt.probe(pos.hash(), 0).expect("hit");
+        assert_eq!(e.mv, Some(mv));
+        assert_eq!(
+            (e.value, e.eval, e.depth, e.bound),
+            (-123, 45, 7, TtBound::Lower)
+        );
+        assert!(tt.probe(pos.hash() ^ 1, 0).is_none());
+    }
+
+    #[test]
+    fn mate_scores_are_relative_to_the_node() {
+        let tt = TranspositionTable::new(1);
+        // Found at ply 5: mate in 3 plies from there is mate_in(8) from the root.
+        tt.store(42, None, mate_in(8), 0, 3, TtBound::Exact, 5);
+        assert_eq!(tt.probe(42, 5).unwrap().value, mate_in(8));
+        assert_eq!(tt.probe(42, 1).unwrap().value, mate_in(4));
+        tt.store(43, None, mated_in(6), 0, 3, TtBound::Exact, 2);
+        assert_eq!(tt.probe(43, 10).unwrap().value, mated_in(14));
+    }
+
+    #[test]
+    fn keeps_move_clear_and_hashfull() {
+        let tt = TranspositionTable::new(1);
+        let mv = Position::startpos().legal_moves()[0];
+        tt.store(7, Some(mv), 10, 0, 4, TtBound::Exact, 0);
+        tt.store(7, None, 20, 0, 6, TtBound::Upper, 0);
+        let e = tt.probe(7, 0).unwrap();
+        assert_eq!((e.mv, e.value, e.depth), (Some(mv), 20, 6));
+        for key in 0..5000u64 {
+            tt.store(
+                key.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+                None,
+                0,
+                0,
+                1,
+                TtBound::Exact,
+                0,
+            );
+        }
+        assert!(tt.hashfull() > 0);
+        tt.clear();
+        assert!(tt.probe(7, 0).is_none());
+        assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn depth_preferred_replacement_in_a_full_bucket() {
+        let tt = TranspositionTable::new(0);
+        // One bucket: keys all collide. Fill with depths 10, 2, 8, 9 then add a fifth.
+        for (key, depth) in [(1u64, 10), (2, 2), (3, 8), (4, 9)] {
+            tt.store(key, None, 0, 0, depth, TtBound::Exact, 0);
+        }
+        tt.store(5, None, 0, 0, 5, TtBound::Exact, 0);
+        assert!(tt.probe(2, 0).is_none(), "the shallowest entry goes");
+        assert!(tt.probe(1, 0).is_some() && tt.probe(5, 0).is_some());
+    }
+}

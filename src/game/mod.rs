@@ -1,0 +1,22 @@
+//! Games and PGN: the game tree with variations and annotations, streaming import of files of
+//! any size, an index for random access, export in the PGN export format, and atomic saving.
+
+pub mod annotation;
+pub mod headers;
+pub mod index;
+pub mod read;
+pub mod record;
+pub mod save;
+pub mod split;
+pub mod tags;
+pub mod tree;
+pub mod write;
+
+pub use annotation::{Command, Comment, Eval, Nag, Score, ShapeColor};
+pub use headers::Headers;
+pub use index::{GameIndex, IndexEntry};
+pub use read::{GameError, GameErrorKind, ParsedGame, PgnReader, parse_all, parse_game};
+pub use record::{Ending, Game, GameResult, Variant};
+pub use save::{AtomicFile, append_game, save_atomic, save_games};
+pub use tree::{EditError, GameMove, Node, NodeId, Tree};
+pub use write::write_game;

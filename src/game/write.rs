@@ -1,0 +1,184 @@
+//! The PGN export format: roster tags first, escaped values, movetext wrapped at 80 columns,
+//! move numbers resumed after comments and variations (`12... Nf6`), NAGs as `$n`.
+
+use crate::chess::Color;
+
+use super::annotation::Comment;
+use super::headers::escape_value;
+use super::record::Game;
+use super::tree::{NodeId, Tree};
+
+/// Longest movetext line the export format allows.
+const LINE_WIDTH: usize = 80;
+
+/// Appends `game` in export format, ending with a newline. Separate games with a blank line.
+pub fn write_game(game: &Game, out: &mut String) {
+    for (name, value) in game.headers.iter() {
+        out.push('[');
+        out.push_str(name);
+        out.push_str(" \"");
+        escape_value(value, out);
+        out.push_str("\"]\n");
+    }
+    out.push('\n');
+    let mut w = Wrapper {
+        out,
+        column: 0,
+        glue: false,
+    };
+    let tree = &game.tree;
+    let root = tree.node(NodeId::ROOT);
+    for nag in &root.nags {
+        w.token(&nag.to_string());
+    }
+    let mut force_number = false;
+    if let Some(comment) = &root.comment_after {
+        w.comment(comment);
+        force_number = true;
+    }
+    if let Some(&first) = root.children().first() {
+        write_line(tree, NodeId::ROOT, first, force_number, &mut w);
+    }
+    w.token(game.result.as_str());
+    w.out.push('\n');
+}
+
+impl Game {
+    /// The game in export format.
+    pub fn to_pgn(&self) -> String {
+        let mut s = String::new();
+        write_game(self, &mut s);
+        s
+    }
+}
+
+/// Writes the line starting with `child` (a move after `parent`), and the alternatives to each
+/// main move in it.
+fn write_line(
+    tree: &Tree,
+    mut parent: NodeId,
+    mut child: NodeId,
+    mut force: bool,
+    w: &mut Wrapper,
+) {
+    loop {
+        let node = tree.node(child);
+        if let Some(comment) = &node.comment_before {
+            w.comment(comment);
+            force = true;
+        }
+        let pos = tree.position(parent);
+        match pos.turn() {
+            Color::White => w.token(&format!("{}.", pos.fullmoves())),
+            Color::Black if force => w.token(&format!("{}...", pos.fullmoves())),
+            Color::Black => {}
+        }
+        w.token(&tree.san(child).unwrap_or_default());
+        for nag in &node.nags {
+            w.token(&nag.to_string());
+        }
+        force = false;
+        if let Some(comment) = &node.comment_after {
+            w.comment(comment);
+            force = true;
+        }
+        let siblings = tree.node(parent).children();
+        if siblings.first() == Some(&child) {
+            for &alternative in &siblings[1..] {
+                w.open();
+                write_line(tree, parent, alternative, true, w);
+                w.close();
+                force = true;
+            }
+        }
+        match node.children().first() {
+            Some(&next) => {
+                parent = child;
+                child = next;
+            }
+            None => break,
+        }
+    }
+}
+
+/// Fills lines with space-separated tokens up to the line width.
+struct Wrapper<'a> {
+    out: &'a mut String,
+    column: usize,
+    /// The next token follows without a space (after `(`).
+    glue: bool,
+}
+
+impl Wrapper<'_> {
+    fn token(&mut self, token: &str) {
+        let width = token.chars().count();
+        if self.glue {
+            self.glue = false;
+        } else if self.column > 0 {
+            if self.column + 1 + width > LINE_WIDTH {
+                self.out.push('\n');
+                self.column = 0;
+            } else {
+                self.out.push(' ');
+                self.column += 1;
+            }
+        }
+        self.out.push_str(token);
+        self.column += width;
+    }
+
+    fn open(&mut self) {
+        self.token("(");
+        self.glue = true;
+    }
+
+    fn close(&mut self) {
+        if self.column + 1 > LINE_WIDTH {
+            self.out.push('\n');
+            self.column = 0;
+        }
+        self.out.push(')');
+        self.column += 1;
+    }
+
+    fn comment(&mut self, comment: &Comment) {
+        if comment.is_empty() {
+            return;
+        }
+        let text = format!("{{{comment}}}");
+        for word in text.split(' ') {
+            self.token(word);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::read::parse_all;
+
+    #[test]
+    fn export_format() {
+        let text = "[White \"A \\\"B\\\"\"]\n[Event \"e\"]\n\n{start} 1. e4 {good} e5 (1... c5 $1 {sharp} 2. Nf3) (1... e6) 2. Nf3 $2 $14 Nc6 *";
+        let games = parse_all(text);
+        assert!(games[0].is_ok(), "{:?}", games[0].errors);
+        let out = games[0].game.to_pgn();
+        assert_eq!(
+            out,
+            "[Event \"e\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"?\"]\n[White \"A \\\"B\\\"\"]\n[Black \"?\"]\n[Result \"*\"]\n\n{start} 1. e4 {good} 1... e5 (1... c5 $1 {sharp} 2. Nf3) (1... e6) 2. Nf3 $2 $14\nNc6 *\n"
+        );
+        assert_eq!(parse_all(&out)[0].game, games[0].game);
+    }
+
+    #[test]
+    fn lines_are_wrapped() {
+        let mut text = String::new();
+        for _ in 0..20 {
+            text.push_str("Nf3 Nf6 Ng1 Ng8 ");
+        }
+        let game = &parse_all(&text)[0];
+        assert!(game.is_ok());
+        let out = game.game.to_pgn();
+        assert!(out.lines().all(|l| l.chars().count() <= 80));
+        assert_eq!(parse_all(&out)[0].game, game.game);
+    }
+}

@@ -1,0 +1,130 @@
+//! Ranking the root moves of a tablebase position by DTZ: wins that stay inside the fifty-move
+//! rule first (quickest zeroing first), then cursed wins, draws, blessed losses, and losses that
+//! hold out longest. The engine searches only the best group.
+
+use std::cmp::{Ordering, Reverse};
+
+use super::error::TbError;
+use super::tables::{Tablebases, Wdl};
+use crate::chess::{Move, Position};
+
+/// One root move with its tablebase verdict, from the mover's side.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct RankedMove {
+    pub mv: Move,
+    /// The result after this move, with the root's fifty-move counter taken into account.
+    pub wdl: Wdl,
+    /// Plies to zeroing counting this move: positive wins, negative loses, 0 draws.
+    pub dtz: i32,
+    /// A capture or pawn move.
+    pub zeroing: bool,
+    pub checkmate: bool,
+    pub stalemate: bool,
+}
+
+/// The root moves, best first.
+#[derive(Clone, Debug)]
+pub struct RootRanking {
+    pub moves: Vec<RankedMove>,
+    rule50: bool,
+}
+
+impl RootRanking {
+    fn class(&self, m: &RankedMove) -> Wdl {
+        match m.wdl {
+            Wdl::CursedWin if !self.rule50 => Wdl::Win,
+            Wdl::BlessedLoss if !self.rule50 => Wdl::Loss,
+            wdl => wdl,
+        }
+    }
+
+    fn order(&self, a: &RankedMove, b: &RankedMove) -> Ordering {
+        let (ca, cb) = (self.class(a), self.class(b));
+        Reverse(ca).cmp(&Reverse(cb)).then_with(|| match ca {
+            Wdl::Win | Wdl::CursedWin => b.checkmate.cmp(&a.checkmate).then(a.dtz.cmp(&b.dtz)),
+            Wdl::Draw => Ordering::Equal,
+            // Hold out longest: the most negative DTZ first.
+            Wdl::Loss | Wdl::BlessedLoss => a.dtz.cmp(&b.dtz),
+        })
+    }
+
+    /// The moves the engine should choose from: every win that keeps inside the fifty-move rule
+    /// (or every draw) when the best move is one; otherwise the moves as good as the best.
+    pub fn best_group(&self) -> &[RankedMove] {
+        let Some(first) = self.moves.first() else {
+            return &[];
+        };
+        let class = self.class(first);
+        let len = self
+            .moves
+            .iter()
+            .take_while(|m| {
+                self.class(m) == class
+                    && (matches!(class, Wdl::Win | Wdl::Draw) || m.dtz == first.dtz)
+            })
+            .count();
+        &self.moves[..len]
+    }
+}
+
+impl Tablebases {
+    /// Probes every legal move of `pos`. With `rule50` false (Syzygy50MoveRule off), cursed
+    /// wins count as wins and blessed losses as losses.
+    pub fn rank_root(&self, pos: &Position, rule50: bool) -> Result<RootRanking, TbError> {
+        let mut moves = Vec::new();
+        for &mv in pos.legal_moves().iter() {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            let zeroing = child.halfmoves() == 0;
+            let ranked = if child.is_checkmate() {
+                RankedMove {
+                    mv,
+                    wdl: Wdl::Win,
+                    dtz: 1,
+                    zeroing,
+                    checkmate: true,
+                    stalemate: false,
+                }
+            } else if zeroing {
+                // The counter restarts, so the WDL table alone decides; DTZ is this move.
+                let wdl = self.probe_wdl(&child)?.flip();
+                let dtz = match wdl {
+                    Wdl::Win => 1,
+                    Wdl::CursedWin => 101,
+                    Wdl::Draw => 0,
+                    Wdl::BlessedLoss => -101,
+                    Wdl::Loss => -1,
+                };
+                RankedMove {
+                    mv,
+                    wdl,
+                    dtz,
+                    zeroing,
+                    checkmate: false,
+                    stalemate: child.is_stalemate(),
+                }
+            } else {
+                let theirs = self.probe_dtz(&child)?.plies;
+                let dtz = match theirs.signum() {
+                    1 => -(theirs + 1),
+                    -1 => 1 - theirs,
+                    _ => 0,
+                };
+                RankedMove {
+                    mv,
+                    wdl: Wdl::from_dtz(dtz, pos.halfmoves()),
+                    dtz,
+                    zeroing,
+                    checkmate: false,
+                    stalemate: child.is_stalemate(),
+                }
+            };
+            moves.push(ranked);
+        }
+        let mut ranking = RootRanking { moves, rule50 };
+        let mut sorted = std::mem::take(&mut ranking.moves);
+        sorted.sort_by(|a, b| ranking.order(a, b));
+        ranking.moves = sorted;
+        Ok(ranking)
+    }
+}

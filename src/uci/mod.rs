@@ -1,0 +1,382 @@
+//! The UCI front end: a thin layer over [`crate::engine::Engine`]. Input lines become
+//! [`UciCommand`]s; engine events are printed by a separate thread, so `stop`, `isready` and
+//! `quit` are answered during a search. Bad input gets an `info string` and is ignored.
+
+mod command;
+mod options;
+
+use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+
+use crate::chess::{ByColor, CastlingMode, Move, Position, UciMove};
+use crate::engine::bench;
+use crate::engine::{
+    Bound, Clock, Engine, EngineOptions, Limit, SearchEvent, SearchInfo, SearchLimits,
+};
+
+pub use command::{GoParams, StartPosition, UciCommand, UciError};
+use options::{OptionChange, PendingChange};
+
+const NAME: &str = concat!("kibitzer ", env!("CARGO_PKG_VERSION"));
+
+/// Output shared by the command loop and the event printer; each line is written whole.
+#[derive(Clone)]
+pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
+
+impl Output {
+    pub fn new(w: impl Write + Send + 'static) -> Output {
+        Output(Arc::new(Mutex::new(Box::new(w))))
+    }
+
+    pub fn line(&self, s: &str) {
+        let mut w = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        // A closed stdout leaves nothing to tell; the GUI is gone.
+        let _ = writeln!(w, "{s}");
+        let _ = w.flush();
+    }
+}
+
+/// Settings the printer thread reads while formatting events.
+#[derive(Default)]
+struct PrintSettings {
+    chess960: AtomicBool,
+    show_wdl: AtomicBool,
+}
+
+pub struct Session {
+    engine: Engine,
+    out: Output,
+    printer: Option<JoinHandle<()>>,
+    print: Arc<PrintSettings>,
+    start: Position,
+    moves: Vec<Move>,
+    options: options::Values,
+    /// Changes that need an idle engine, applied once the running search ends.
+    pending: Vec<PendingChange>,
+}
+
+fn format_move(m: Move, chess960: bool) -> String {
+    let mode = if chess960 {
+        CastlingMode::Chess960
+    } else {
+        CastlingMode::Standard
+    };
+    UciMove::from_move(m, mode).to_string()
+}
+
+fn format_info(info: &SearchInfo, chess960: bool, show_wdl: bool) -> String {
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {}",
+        info.depth, info.seldepth, info.multipv, info.score
+    );
+    match info.bound {
+        Bound::Lower => s.push_str(" lowerbound"),
+        Bound::Upper => s.push_str(" upperbound"),
+        Bound::Exact => {}
+    }
+    if show_wdl {
+        s += &format!(" wdl {} {} {}", info.wdl.win, info.wdl.draw, info.wdl.loss);
+    }
+    s += &format!(
+        " nodes {} nps {} hashfull {} tbhits {} time {}",
+        info.nodes,
+        info.nps,
+        info.hashfull,
+        info.tbhits,
+        info.time.as_millis()
+    );
+    if !info.pv.is_empty() {
+        s.push_str(" pv");
+        for &m in &info.pv {
+            s.push(' ');
+            s += &format_move(m, chess960);
+        }
+    }
+    s
+}
+
+fn format_event(event: &SearchEvent, settings: &PrintSettings) -> String {
+    let chess960 = settings.chess960.load(Ordering::Relaxed);
+    match event {
+        SearchEvent::Info(info) => {
+            format_info(info, chess960, settings.show_wdl.load(Ordering::Relaxed))
+        }
+        SearchEvent::CurrMove { depth, mv, number } => format!(
+            "info depth {depth} currmove {} currmovenumber {number}",
+            format_move(*mv, chess960)
+        ),
+        SearchEvent::BestMove { best, ponder } => {
+            let best = best.map_or("0000".to_owned(), |m| format_move(m, chess960));
+            match ponder {
+                Some(p) => format!("bestmove {best} ponder {}", format_move(*p, chess960)),
+                None => format!("bestmove {best}"),
+            }
+        }
+    }
+}
+
+impl Session {
+    pub fn new(out: Output) -> Session {
+        let (engine, events) = Engine::new(EngineOptions::default());
+        let print = Arc::new(PrintSettings::default());
+        let printer = {
+            let out = out.clone();
+            let print = Arc::clone(&print);
+            std::thread::Builder::new()
+                .name("uci-print".into())
+                .spawn(move || {
+                    for event in events.iter() {
+                        out.line(&format_event(&event, &print));
+                    }
+                })
+                .expect("spawning the UCI printer")
+        };
+        Session {
+            options: options::Values::new(engine.options()),
+            engine,
+            out,
+            printer: Some(printer),
+            print,
+            start: Position::startpos(),
+            moves: Vec::new(),
+            pending: Vec::new(),
+        }
+    }
+
+    fn info(&self, msg: &str) {
+        for line in msg.lines() {
+            self.out.line(&format!("info string {line}"));
+        }
+    }
+
+    /// Handles one input line; returns false on `quit`.
+    pub fn handle_line(&mut self, line: &str) -> bool {
+        if line.trim().is_empty() {
+            return true;
+        }
+        match line.parse::<UciCommand>() {
+            Ok(command) => self.handle(command),
+            Err(e) => {
+                self.info(&format!("ignored: {e}"));
+                true
+            }
+        }
+    }
+
+    fn apply_pending(&mut self) {
+        if self.engine.is_searching() {
+            return;
+        }
+        for change in std::mem::take(&mut self.pending) {
+            change.apply(&mut self.engine);
+        }
+    }
+
+    pub fn handle(&mut self, command: UciCommand) -> bool {
+        if !matches!(
+            command,
+            UciCommand::Stop | UciCommand::IsReady | UciCommand::PonderHit | UciCommand::Quit
+        ) {
+            self.apply_pending();
+        }
+        match command {
+            UciCommand::Uci => {
+                self.out.line(&format!("id name {NAME}"));
+                self.out.line("id author the kibitzer authors");
+                for line in options::declarations() {
+                    self.out.line(&line);
+                }
+                self.out.line("uciok");
+            }
+            UciCommand::Debug(_) | UciCommand::Register => {}
+            UciCommand::IsReady => self.out.line("readyok"),
+            UciCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            UciCommand::UciNewGame => self.queue(PendingChange::NewGame),
+            UciCommand::Position { start, moves } => self.set_position(start, &moves),
+            UciCommand::Go(params) => self.go(params),
+            UciCommand::Stop => self.engine.stop(),
+            UciCommand::PonderHit => self.engine.ponderhit(),
+            UciCommand::Quit => return false,
+            UciCommand::Display => {
+                let pos = self.current_position();
+                self.out.line(&format!("{pos}"));
+                self.out.line(&format!("Fen: {}", pos.fen()));
+                self.out.line(&format!("Key: {:016X}", pos.hash()));
+                let checkers: Vec<String> = pos.checkers().map(|s| s.to_string()).collect();
+                self.out.line(&format!("Checkers: {}", checkers.join(" ")));
+            }
+            UciCommand::Eval => {
+                let pos = self.current_position();
+                let eval = self.engine.evaluator();
+                self.out.line(&format!("Evaluation: {}", eval.name()));
+                self.out.line(&eval.trace(&pos));
+            }
+            UciCommand::Bench { depth } => self.bench(depth),
+        }
+        true
+    }
+
+    fn queue(&mut self, change: PendingChange) {
+        self.pending.push(change);
+        self.apply_pending();
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        match self.options.set(name, value) {
+            Err(e) => self.info(&e),
+            Ok(change) => match change {
+                OptionChange::Engine(c) => self.queue(c),
+                OptionChange::Chess960(on) => {
+                    self.print.chess960.store(on, Ordering::Relaxed);
+                }
+                OptionChange::ShowWdl(on) => self.print.show_wdl.store(on, Ordering::Relaxed),
+                OptionChange::NotWired(option) => self.info(&format!(
+                    "{option} stored; book and tablebase use is not wired into the engine yet"
+                )),
+                OptionChange::None => {}
+            },
+        }
+    }
+
+    fn current_position(&self) -> Position {
+        let mut pos = self.start.clone();
+        for &m in &self.moves {
+            pos.play_unchecked(m);
+        }
+        pos
+    }
+
+    fn set_position(&mut self, start: StartPosition, moves: &[String]) {
+        let mut pos = match start {
+            StartPosition::StartPos => Position::startpos(),
+            StartPosition::Fen(fen) => match Position::from_fen(&fen) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.info(&format!("ignored position: FEN '{fen}': {e}"));
+                    return;
+                }
+            },
+        };
+        if self.options.chess960 {
+            pos.set_castling_mode(CastlingMode::Chess960);
+        }
+        self.start = pos.clone();
+        self.moves.clear();
+        for (i, text) in moves.iter().enumerate() {
+            match pos.parse_uci(text) {
+                Ok(m) => {
+                    pos.play_unchecked(m);
+                    self.moves.push(m);
+                }
+                Err(e) => {
+                    self.info(&format!(
+                        "move {} '{text}': {e}; position kept up to the move before",
+                        i + 1
+                    ));
+                    break;
+                }
+            }
+        }
+    }
+
+    fn limits(&self, params: &GoParams, pos: &Position) -> SearchLimits {
+        let mut limits = SearchLimits {
+            ponder: params.ponder,
+            ..SearchLimits::default()
+        };
+        for text in &params.searchmoves {
+            match pos.parse_uci(text) {
+                Ok(m) => limits.search_moves.push(m),
+                Err(e) => self.info(&format!("searchmoves '{text}': {e}")),
+            }
+        }
+        if params.infinite {
+            return limits;
+        }
+        if let Some(d) = params.depth {
+            limits.limits.push(Limit::Depth(d));
+        }
+        if let Some(n) = params.nodes {
+            limits.limits.push(Limit::Nodes(n));
+        }
+        if let Some(m) = params.mate {
+            limits.limits.push(Limit::Mate(m));
+        }
+        if let Some(t) = params.movetime {
+            limits.limits.push(Limit::MoveTime(t));
+        }
+        let ours = pos.turn().fold(params.wtime, params.btime);
+        if ours.is_some() {
+            limits.limits.push(Limit::Clock(Clock {
+                time: ByColor {
+                    white: params.wtime.unwrap_or_default(),
+                    black: params.btime.unwrap_or_default(),
+                },
+                inc: ByColor {
+                    white: params.winc.unwrap_or_default(),
+                    black: params.binc.unwrap_or_default(),
+                },
+                moves_to_go: params.movestogo,
+            }));
+        }
+        limits
+    }
+
+    fn go(&mut self, params: GoParams) {
+        for w in &params.warnings {
+            self.info(&format!("go: ignored {w}"));
+        }
+        self.engine.stop();
+        self.engine.wait();
+        self.apply_pending();
+        let pos = self.current_position();
+        let limits = self.limits(&params, &pos);
+        // The moves were checked when the position was set.
+        let _ = self.engine.set_position(self.start.clone(), &self.moves);
+        self.engine.go(limits);
+    }
+
+    fn bench(&mut self, depth: Option<u32>) {
+        self.engine.stop();
+        self.engine.wait();
+        let depth = depth.unwrap_or(bench::DEFAULT_DEPTH).clamp(1, 64);
+        let options = EngineOptions {
+            multipv: 1,
+            strength: None,
+            ..self.engine.options().clone()
+        };
+        let result = bench::run(depth, options, |_, _, _| {});
+        self.out.line(&format!(
+            "bench: {} positions, depth {depth}: {} nodes, {} ms, {} nps",
+            result.positions,
+            result.nodes,
+            result.elapsed.as_millis(),
+            result.nps()
+        ));
+    }
+
+    /// Stops any search, prints its best move and ends the printer.
+    pub fn shutdown(mut self) {
+        self.engine.stop();
+        self.engine.wait();
+        let printer = self.printer.take();
+        drop(self.engine);
+        if let Some(p) = printer {
+            let _ = p.join();
+        }
+    }
+}
+
+/// Runs the protocol over `input` until `quit` or end of input.
+pub fn run(input: impl BufRead, out: Output) {
+    let mut session = Session::new(out);
+    for line in input.lines() {
+        let Ok(line) = line else { break };
+        if !session.handle_line(&line) {
+            break;
+        }
+    }
+    session.shutdown();
+}

@@ -1,0 +1,261 @@
+//! The UCI options: their declarations, parsing `setoption` values, and what each change does.
+
+use std::time::Duration;
+
+use crate::engine::{
+    Engine, EngineOptions, MAX_ELO, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS, MIN_ELO,
+};
+
+const MAX_OVERHEAD_MS: u64 = 5000;
+const DEFAULT_ELO: u32 = 1500;
+const MAX_SYZYGY_DEPTH: u32 = 100;
+
+/// A change that needs an idle engine (applied when the running search ends).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum PendingChange {
+    Hash(usize),
+    Threads(usize),
+    MultiPv(usize),
+    MoveOverhead(Duration),
+    Strength(Option<u32>),
+    ClearHash,
+    NewGame,
+}
+
+impl PendingChange {
+    pub fn apply(self, engine: &mut Engine) {
+        match self {
+            PendingChange::Hash(mb) => engine.set_hash(mb),
+            PendingChange::Threads(n) => engine.set_threads(n),
+            PendingChange::MultiPv(n) => engine.set_multipv(n),
+            PendingChange::MoveOverhead(d) => engine.set_move_overhead(d),
+            PendingChange::Strength(elo) => engine.set_strength(elo),
+            PendingChange::ClearHash => engine.clear_hash(),
+            PendingChange::NewGame => engine.new_game(),
+        }
+    }
+}
+
+/// What a `setoption` did.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum OptionChange {
+    Engine(PendingChange),
+    Chess960(bool),
+    ShowWdl(bool),
+    /// Stored, but its feature is not wired in yet (book and tablebase options).
+    NotWired(&'static str),
+    None,
+}
+
+/// Current values of the options the session keeps itself.
+pub struct Values {
+    pub chess960: bool,
+    limit_strength: bool,
+    elo: u32,
+    pub syzygy_path: String,
+    pub syzygy_probe_depth: u32,
+    pub syzygy_50_move_rule: bool,
+    pub own_book: bool,
+    pub book_file: String,
+}
+
+pub fn declarations() -> Vec<String> {
+    let d = EngineOptions::default();
+    vec![
+        format!(
+            "option name Hash type spin default {} min 1 max {MAX_HASH_MB}",
+            d.hash_mb
+        ),
+        format!(
+            "option name Threads type spin default {} min 1 max {MAX_THREADS}",
+            d.threads
+        ),
+        format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+        "option name Clear Hash type button".to_owned(),
+        "option name Ponder type check default false".to_owned(),
+        format!(
+            "option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}",
+            d.move_overhead.as_millis()
+        ),
+        "option name UCI_Chess960 type check default false".to_owned(),
+        "option name UCI_ShowWDL type check default false".to_owned(),
+        "option name UCI_LimitStrength type check default false".to_owned(),
+        format!("option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"),
+        "option name SyzygyPath type string default <empty>".to_owned(),
+        format!("option name SyzygyProbeDepth type spin default 1 min 1 max {MAX_SYZYGY_DEPTH}"),
+        "option name Syzygy50MoveRule type check default true".to_owned(),
+        "option name OwnBook type check default false".to_owned(),
+        "option name BookFile type string default <empty>".to_owned(),
+    ]
+}
+
+fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
+    let v = value.ok_or_else(|| format!("option {name} needs a value"))?;
+    let n: u64 = v
+        .trim()
+        .parse()
+        .map_err(|_| format!("option {name}: '{v}' is not a number"))?;
+    if !(min..=max).contains(&n) {
+        return Err(format!("option {name}: {n} is outside {min}..{max}"));
+    }
+    Ok(n)
+}
+
+fn check(name: &str, value: Option<&str>) -> Result<bool, String> {
+    match value.map(str::trim) {
+        Some(v) if v.eq_ignore_ascii_case("true") => Ok(true),
+        Some(v) if v.eq_ignore_ascii_case("false") => Ok(false),
+        other => Err(format!(
+            "option {name}: '{}' is not true or false",
+            other.unwrap_or_default()
+        )),
+    }
+}
+
+fn string(value: Option<&str>) -> String {
+    match value.map(str::trim) {
+        None | Some("<empty>") => String::new(),
+        Some(v) => v.to_owned(),
+    }
+}
+
+impl Values {
+    pub fn new(_options: &EngineOptions) -> Values {
+        Values {
+            chess960: false,
+            limit_strength: false,
+            elo: DEFAULT_ELO,
+            syzygy_path: String::new(),
+            syzygy_probe_depth: 1,
+            syzygy_50_move_rule: true,
+            own_book: false,
+            book_file: String::new(),
+        }
+    }
+
+    fn strength(&self) -> OptionChange {
+        OptionChange::Engine(PendingChange::Strength(
+            self.limit_strength.then_some(self.elo),
+        ))
+    }
+
+    /// Applies `setoption name <name> [value <value>]`; option names ignore case.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionChange, String> {
+        let key = name.to_ascii_lowercase();
+        Ok(match key.as_str() {
+            "hash" => {
+                OptionChange::Engine(PendingChange::Hash(
+                    spin(name, value, 1, MAX_HASH_MB as u64)? as usize,
+                ))
+            }
+            "threads" => OptionChange::Engine(PendingChange::Threads(spin(
+                name,
+                value,
+                1,
+                MAX_THREADS as u64,
+            )? as usize)),
+            "multipv" => OptionChange::Engine(PendingChange::MultiPv(spin(
+                name,
+                value,
+                1,
+                MAX_MULTIPV as u64,
+            )? as usize)),
+            "clear hash" => OptionChange::Engine(PendingChange::ClearHash),
+            "ponder" => {
+                check(name, value)?;
+                OptionChange::None
+            }
+            "move overhead" => OptionChange::Engine(PendingChange::MoveOverhead(
+                Duration::from_millis(spin(name, value, 0, MAX_OVERHEAD_MS)?),
+            )),
+            "uci_chess960" => {
+                self.chess960 = check(name, value)?;
+                OptionChange::Chess960(self.chess960)
+            }
+            "uci_showwdl" => OptionChange::ShowWdl(check(name, value)?),
+            "uci_limitstrength" => {
+                self.limit_strength = check(name, value)?;
+                self.strength()
+            }
+            "uci_elo" => {
+                self.elo = spin(name, value, MIN_ELO as u64, MAX_ELO as u64)? as u32;
+                self.strength()
+            }
+            "syzygypath" => {
+                self.syzygy_path = string(value);
+                OptionChange::NotWired("SyzygyPath")
+            }
+            "syzygyprobedepth" => {
+                self.syzygy_probe_depth = spin(name, value, 1, MAX_SYZYGY_DEPTH as u64)? as u32;
+                OptionChange::NotWired("SyzygyProbeDepth")
+            }
+            "syzygy50moverule" => {
+                self.syzygy_50_move_rule = check(name, value)?;
+                OptionChange::NotWired("Syzygy50MoveRule")
+            }
+            "ownbook" => {
+                self.own_book = check(name, value)?;
+                OptionChange::NotWired("OwnBook")
+            }
+            "bookfile" => {
+                self.book_file = string(value);
+                OptionChange::NotWired("BookFile")
+            }
+            _ => return Err(format!("unknown option '{name}'")),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_declared_option_can_be_set() {
+        let mut v = Values::new(&EngineOptions::default());
+        for decl in declarations() {
+            let name = decl
+                .trim_start_matches("option name ")
+                .split(" type ")
+                .next()
+                .unwrap();
+            let value = if decl.contains("type button") {
+                None
+            } else if decl.contains("type check") {
+                Some("true")
+            } else if decl.contains("type spin") {
+                Some(
+                    decl.split(" default ")
+                        .nth(1)
+                        .unwrap()
+                        .split(' ')
+                        .next()
+                        .unwrap(),
+                )
+            } else {
+                Some("/some/where")
+            };
+            v.set(name, value).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+        assert!(v.chess960 && v.own_book);
+    }
+
+    #[test]
+    fn bad_values_are_errors() {
+        let mut v = Values::new(&EngineOptions::default());
+        assert!(v.set("Hash", Some("0")).is_err());
+        assert!(v.set("Hash", Some("lots")).is_err());
+        assert!(v.set("Hash", None).is_err());
+        assert!(v.set("Ponder", Some("maybe")).is_err());
+        assert!(v.set("Nonsense", Some("1")).is_err());
+        assert_eq!(
+            v.set("hash", Some("32")),
+            Ok(OptionChange::Engine(PendingChange::Hash(32)))
+        );
+        v.set("UCI_Elo", Some("2000")).unwrap();
+        assert_eq!(
+            v.set("UCI_LimitStrength", Some("true")),
+            Ok(OptionChange::Engine(PendingChange::Strength(Some(2000))))
+        );
+    }
+}
