@@ -189,7 +189,11 @@ fn lock(pending: &Pending) -> std::sync::MutexGuard<'_, VecDeque<(SearchId, Colo
     pending.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn forward(events: Receiver<SearchEvent>, pending: Pending, deliver: impl Fn(SearchId, EngineEvent)) {
+fn forward(
+    events: Receiver<SearchEvent>,
+    pending: Pending,
+    deliver: impl Fn(SearchId, EngineEvent),
+) {
     for event in events {
         let Some(&(id, turn)) = lock(&pending).front() else {
             continue;
@@ -288,7 +292,9 @@ mod tests {
         });
         let mut best = Vec::new();
         while best.len() < 2 {
-            let (id, ev) = rx.recv_timeout(Duration::from_secs(10)).expect("engine answers");
+            let (id, ev) = rx
+                .recv_timeout(Duration::from_secs(10))
+                .expect("engine answers");
             if let EngineEvent::BestMove { best: m, .. } = ev {
                 best.push((id, m.is_some()));
             }

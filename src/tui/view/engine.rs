@@ -73,7 +73,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     };
     text.push(Line::styled(
         format!(
-            "depth {}/{}  nodes {}  nps {}  hash {}%  tb {}",
+            "d{}/{}  {} nodes  {} n/s  hash {}%  tb {}",
             first.depth,
             first.seldepth,
             si(first.nodes),
@@ -96,5 +96,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             Span::raw(pv),
         ]));
     }
-    Paragraph::new(text).render(inner, buf);
+    Paragraph::new(text)
+        .wrap(Wrap { trim: true })
+        .render(inner, buf);
 }

@@ -84,7 +84,7 @@ fn board_move_list_engine_and_graph_at_several_sizes() {
             "{w}x{h}\n{screen}"
         );
         assert!(screen.contains("+4.00 4.Ba4"), "{w}x{h}\n{screen}");
-        assert!(screen.contains("depth 18/24"), "{w}x{h}\n{screen}");
+        assert!(screen.contains("d18/24"), "{w}x{h}\n{screen}");
         assert!(screen.contains("Evaluation"), "{w}x{h}\n{screen}");
         assert!(
             screen
