@@ -8,4 +8,5 @@ pub mod chess;
 pub mod engine;
 pub mod game;
 pub mod tablebase;
+pub mod tui;
 pub mod uci;

@@ -15,12 +15,22 @@ mod cli;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// ASCII pieces instead of Unicode in the terminal interface.
+    #[arg(long)]
+    ascii: bool,
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Count the leaf nodes of the legal move tree (move generator check and benchmark).
     Perft(cli::perft::PerftArgs),
+    /// Play a game against the engine in the terminal interface.
+    Play(cli::tui::PlayArgs),
+    /// Analyse a position (FEN) or a game (PGN) in the terminal interface.
+    #[command(alias = "analyze")]
+    Analyse(cli::tui::AnalyseArgs),
+    /// Practise an endgame against the tablebase defender.
+    Endgame(cli::tui::EndgameArgs),
     /// Polyglot opening books: probe a position, build a book from PGN.
     Book(cli::book::BookArgs),
     /// Syzygy tablebases: WDL and DTZ of a position and its moves.
@@ -43,6 +53,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
+        Some(Command::Play(args)) => cli::tui::play(args),
+        Some(Command::Analyse(args)) => cli::tui::analyse(args),
+        Some(Command::Endgame(args)) => cli::tui::endgame(args),
         Some(Command::Book(args)) => cli::book::run(args),
         Some(Command::Tb(args)) => cli::tb::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
@@ -51,10 +64,7 @@ fn main() -> ExitCode {
         Some(Command::Annotate(args)) => cli::annotate::run(args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Train(args)) => cli::train::run(args),
-        None => {
-            eprintln!("the terminal interface is not built yet; try `kibitzer --help`");
-            Ok(())
-        }
+        None => cli::tui::run_default(cli.ascii),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,4 +7,5 @@ pub mod perft;
 pub mod pgn;
 pub mod tb;
 pub mod train;
+pub mod tui;
 pub mod uci;

@@ -1,0 +1,315 @@
+//! The one state of the interface. Only `update` changes it; `view` only reads it.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use crate::book::{Book, BookMove, BookRng};
+use crate::chess::{Color, Move, Position, Role, Square};
+
+use super::clock::{Clocks, TimeControl};
+use super::config::Config;
+use super::engine_link::{EngineCommand, GoLimits, PvInfo, Score, SearchId};
+use super::game::GameLine;
+use super::setup::SetupState;
+
+/// What the user is doing.
+#[derive(Clone, Debug)]
+pub enum Mode {
+    Play(PlayState),
+    Analyse(AnalyseState),
+    Setup(SetupState),
+}
+
+impl Mode {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Mode::Play(_) => "PLAY",
+            Mode::Analyse(_) => "ANALYSE",
+            Mode::Setup(_) => "SET UP",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct PlayState {
+    pub human: Color,
+    pub level: u8,
+    pub clocks: Clocks,
+    /// The finished game was written to the games file.
+    pub recorded: bool,
+    /// The player asked for a hint for the current position.
+    pub hint_pending: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct AnalyseState {
+    /// Infinite analysis of the shown position is on.
+    pub infinite: bool,
+    /// Whole-game analysis in progress: the ply being analysed next.
+    pub game_pass: Option<usize>,
+}
+
+/// A dialog over the board; it takes the keys while open.
+#[derive(Clone, Debug)]
+pub enum Overlay {
+    Help,
+    ConfirmQuit,
+    /// A game from the last session can be resumed.
+    Resume(Box<super::autosave::Saved>),
+    NewGame(NewGameDialog),
+    Promotion {
+        from: Square,
+        to: Square,
+    },
+}
+
+#[derive(Clone, Debug)]
+pub struct NewGameDialog {
+    pub field: usize,
+    pub color: Color,
+    pub preset: usize,
+    pub level: u8,
+}
+
+/// A one-line prompt at the bottom (`:` commands, FEN, file names).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Prompt {
+    pub kind: PromptKind,
+    pub text: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PromptKind {
+    Command,
+    Fen,
+    SaveAs,
+}
+
+impl PromptKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            PromptKind::Command => ":",
+            PromptKind::Fen => "FEN: ",
+            PromptKind::SaveAs => "Save PGN to: ",
+        }
+    }
+}
+
+/// Why the engine is searching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Purpose {
+    /// Choosing the opponent's move in play mode.
+    Opponent,
+    /// A hint for the player.
+    Hint,
+    /// Infinite analysis of the shown position.
+    Analysis,
+    /// One step of the whole-game pass.
+    GamePass,
+}
+
+/// The search the interface currently wants answers from.
+#[derive(Clone, Debug)]
+pub struct Search {
+    pub id: SearchId,
+    pub purpose: Purpose,
+    /// The ply of the game line searched, and its position (for SAN and score orientation).
+    pub ply: usize,
+    pub root: Position,
+    pub started: Instant,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    Info,
+    Error,
+}
+
+/// Side effects requested by `update`, carried out by the event loop.
+#[derive(Clone, Debug)]
+pub enum Effect {
+    Engine(EngineCommand),
+    /// Write (or append to) a file off the UI thread; the result comes back as a job event.
+    WriteFile {
+        path: PathBuf,
+        contents: String,
+        append: bool,
+    },
+    Autosave(String),
+    ClearAutosave,
+}
+
+pub struct App {
+    pub config: Config,
+    /// Colours on (off when NO_COLOR is set).
+    pub colors: bool,
+    pub mode: Mode,
+    pub game: GameLine,
+    pub flipped: bool,
+    pub cursor: Square,
+    pub selected: Option<Square>,
+    /// Square where a mouse drag started.
+    pub drag_from: Option<Square>,
+    /// A move being typed on the board screen.
+    pub input: String,
+    pub prompt: Option<Prompt>,
+    pub overlay: Option<Overlay>,
+    pub search: Option<Search>,
+    pub next_search_id: SearchId,
+    /// Lines of the latest report, and the position they start from.
+    pub lines: Vec<PvInfo>,
+    pub lines_root: Option<Position>,
+    pub hint: Option<Move>,
+    pub message: Option<(Severity, String)>,
+    pub size: (u16, u16),
+    pub now: Instant,
+    pub effects: Vec<Effect>,
+    pub quit: bool,
+    /// Where the finished games of play mode are appended.
+    pub games_file: Option<PathBuf>,
+    /// Nothing changed since the last save.
+    pub saved: bool,
+    /// The opening book the opponent plays from and the book panel shows.
+    pub book: Option<Book>,
+    pub book_rng: BookRng,
+}
+
+impl App {
+    pub fn new(config: Config, now: Instant) -> App {
+        App {
+            config,
+            colors: true,
+            mode: Mode::Analyse(AnalyseState::default()),
+            game: GameLine::new(Position::startpos()),
+            flipped: false,
+            cursor: Square::E2,
+            selected: None,
+            drag_from: None,
+            input: String::new(),
+            prompt: None,
+            overlay: None,
+            search: None,
+            next_search_id: 1,
+            lines: Vec::new(),
+            lines_root: None,
+            hint: None,
+            message: None,
+            size: (80, 24),
+            now,
+            effects: Vec::new(),
+            quit: false,
+            games_file: None,
+            saved: true,
+            book: None,
+            book_rng: BookRng::from_time(),
+        }
+    }
+
+    pub fn position(&self) -> &Position {
+        self.game.current()
+    }
+
+    /// The player's colour when playing against the engine.
+    pub fn human(&self) -> Option<Color> {
+        match &self.mode {
+            Mode::Play(p) => Some(p.human),
+            _ => None,
+        }
+    }
+
+    pub fn clocks(&self) -> Option<&Clocks> {
+        match &self.mode {
+            Mode::Play(p) if p.clocks.control() != TimeControl::Untimed => Some(&p.clocks),
+            _ => None,
+        }
+    }
+
+    /// Whether the user may move pieces on the shown position now.
+    pub fn can_move(&self) -> bool {
+        match &self.mode {
+            Mode::Play(p) => {
+                self.game.at_end() && self.game.end().is_none() && self.position().turn() == p.human
+            }
+            Mode::Analyse(_) => true,
+            Mode::Setup(_) => false,
+        }
+    }
+
+    /// Legal moves of the selected piece (castling shown on the king's target square too).
+    pub fn destinations(&self) -> Vec<Move> {
+        let Some(from) = self.selected else {
+            return Vec::new();
+        };
+        self.position()
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| m.from() == from)
+            .collect()
+    }
+
+    /// The best score known for the shown position, White's view.
+    pub fn shown_eval(&self) -> Option<Score> {
+        if let (Some(root), Some(first)) = (&self.lines_root, self.lines.first())
+            && root == self.position()
+        {
+            return first.score;
+        }
+        self.game.eval(self.game.cursor())
+    }
+
+    /// Book moves of the shown position, most weight first.
+    pub fn book_moves(&self) -> Vec<BookMove> {
+        let mut moves = self
+            .book
+            .as_ref()
+            .map_or_else(Vec::new, |b| b.probe(self.position()));
+        moves.sort_by_key(|m| std::cmp::Reverse(m.weight));
+        moves
+    }
+
+    /// Lines of the reference panel (book) for the shown position; 0 hides it.
+    pub fn reference_lines(&self) -> u16 {
+        if matches!(self.mode, Mode::Setup(_)) || self.book_moves().is_empty() {
+            0
+        } else {
+            2
+        }
+    }
+
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.message = Some((Severity::Info, text.into()));
+    }
+
+    pub fn error(&mut self, text: impl Into<String>) {
+        self.message = Some((Severity::Error, text.into()));
+    }
+
+    pub fn engine(&mut self, command: EngineCommand) {
+        self.effects.push(Effect::Engine(command));
+    }
+
+    /// Limits for the opponent's search in play mode.
+    pub fn opponent_limits(&self) -> GoLimits {
+        match &self.mode {
+            Mode::Play(p) if p.clocks.is_timed() => GoLimits::Clock {
+                white: p.clocks.remaining(Color::White, self.now),
+                black: p.clocks.remaining(Color::Black, self.now),
+                white_inc: p.clocks.increment(),
+                black_inc: p.clocks.increment(),
+            },
+            _ => GoLimits::MoveTime(std::time::Duration::from_secs(2)),
+        }
+    }
+}
+
+/// A promotion piece chosen by key.
+pub fn promotion_role(c: char) -> Option<Role> {
+    match c.to_ascii_lowercase() {
+        'q' => Some(Role::Queen),
+        'r' => Some(Role::Rook),
+        'b' => Some(Role::Bishop),
+        'n' => Some(Role::Knight),
+        _ => None,
+    }
+}

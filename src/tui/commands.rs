@@ -1,0 +1,156 @@
+//! The bottom-line prompt: `:` commands, FEN entry and file names.
+
+use crate::chess::{Color, Position};
+
+use super::app::{App, Mode, PromptKind};
+use super::input::EditKey;
+use super::keymap::Command;
+use super::update::{self, Action};
+
+/// `:` commands and what they do, for `:help` and the help screen.
+pub const COMMAND_HELP: [(&str, &str); 11] = [
+    (
+        "play [white|black] [5+3|untimed] [level N]",
+        "new game against the engine",
+    ),
+    ("analyse", "analyse the current game"),
+    ("fen FEN", "analyse a position"),
+    ("setup", "edit a position square by square"),
+    ("save [FILE]", "append the game as PGN"),
+    ("level N", "engine strength 1-20 (next game)"),
+    ("multipv N", "lines shown while analysing"),
+    ("resign / draw / takeback / hint", "play mode"),
+    ("flip", "rotate the board"),
+    ("analyse-game", "analyse every move of the game"),
+    ("quit", "leave"),
+];
+
+pub fn prompt_key(app: &mut App, key: EditKey) {
+    let Some(prompt) = app.prompt.as_mut() else {
+        return;
+    };
+    match key {
+        EditKey::Char(c) => prompt.text.push(c),
+        EditKey::Backspace if prompt.text.pop().is_none() => app.prompt = None,
+        EditKey::Esc => app.prompt = None,
+        EditKey::Enter => {
+            let (kind, text) = (prompt.kind, prompt.text.trim().to_owned());
+            app.prompt = None;
+            submit(app, kind, &text);
+        }
+        _ => {}
+    }
+}
+
+fn submit(app: &mut App, kind: PromptKind, text: &str) {
+    match kind {
+        PromptKind::Fen => match Position::from_fen(text) {
+            Ok(pos) => {
+                update::enter_analyse_from(app, pos);
+                app.info("position loaded; space starts the engine");
+            }
+            Err(e) => {
+                // Keep what was typed so it can be corrected.
+                app.prompt = Some(super::app::Prompt {
+                    kind,
+                    text: text.to_owned(),
+                });
+                app.error(format!("bad FEN: {e}"));
+            }
+        },
+        PromptKind::SaveAs if text.is_empty() => app.error("no file name given"),
+        PromptKind::SaveAs => update::save_game(app, Some(text.into())),
+        PromptKind::Command => run_command(app, text),
+    }
+}
+
+fn run_command(app: &mut App, text: &str) {
+    let mut words = text.split_whitespace();
+    let Some(word) = words.next() else {
+        return;
+    };
+    let rest: Vec<&str> = words.collect();
+    let simple = |c: Command| Some(Action::Command(c));
+    let action = match word {
+        "q" | "quit" => simple(Command::Quit),
+        "help" => simple(Command::Help),
+        "flip" => simple(Command::Flip),
+        "resign" => simple(Command::Resign),
+        "draw" => simple(Command::OfferDraw),
+        "takeback" | "undo" => simple(Command::Takeback),
+        "hint" => simple(Command::Hint),
+        "analyse" | "analyze" => simple(Command::ModeAnalyse),
+        "analyse-game" | "analyze-game" => simple(Command::AnalyseGame),
+        "setup" => simple(Command::Setup),
+        "new" => simple(Command::NewGame),
+        _ => None,
+    };
+    if let Some(action) = action {
+        return update::update(app, action);
+    }
+    match word {
+        "fen" => submit(app, PromptKind::Fen, &rest.join(" ")),
+        "save" if rest.is_empty() => update::save_game(app, None),
+        "save" => update::save_game(app, Some(rest.join(" ").into())),
+        "level" => match rest
+            .first()
+            .and_then(|s| s.parse::<u8>().ok())
+            .filter(|l| (1..=20).contains(l))
+        {
+            Some(level) => {
+                app.config.level = level;
+                app.info(format!("level {level} from the next game"));
+            }
+            None => app.error("level takes a number from 1 to 20"),
+        },
+        "multipv" => match rest
+            .first()
+            .and_then(|s| s.parse::<u32>().ok())
+            .filter(|n| (1..=10).contains(n))
+        {
+            Some(n) => {
+                app.config.multipv = n;
+                update::set_engine_options(app);
+                app.lines.truncate(n as usize);
+            }
+            None => app.error("multipv takes a number from 1 to 10"),
+        },
+        "play" => play_command(app, &rest),
+        _ => app.error(format!("unknown command '{word}' (:help)")),
+    }
+}
+
+fn play_command(app: &mut App, args: &[&str]) {
+    let mut color = super::play::configured_color(&app.config, app.now);
+    let mut tc = app.config.time_control;
+    let mut level = app.config.level;
+    let mut i = 0;
+    while i < args.len() {
+        match args[i] {
+            "white" => color = Color::White,
+            "black" => color = Color::Black,
+            "level" => {
+                i += 1;
+                match args
+                    .get(i)
+                    .and_then(|s| s.parse::<u8>().ok())
+                    .filter(|l| (1..=20).contains(l))
+                {
+                    Some(l) => level = l,
+                    None => return app.error("level takes a number from 1 to 20"),
+                }
+            }
+            other => match other.parse() {
+                Ok(t) => tc = t,
+                Err(e) => return app.error(format!("{e}")),
+            },
+        }
+        i += 1;
+    }
+    // From the shown position when analysing a set-up position, else from the start.
+    let start = match app.mode {
+        Mode::Analyse(_) if app.game.is_empty() => app.game.start().clone(),
+        _ => Position::startpos(),
+    };
+    update::start_play(app, start, color, tc, level);
+}

@@ -1,0 +1,255 @@
+//! config.toml in the user's config directory: written with commented defaults on first run;
+//! each invalid value is reported and replaced by its default, the rest still applies.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::clock::TimeControl;
+use super::keymap::{COMMANDS, Key, KeyMap};
+
+/// Which colour the player takes in a new game.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum ColorChoice {
+    White,
+    Black,
+    Random,
+}
+
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub ascii: bool,
+    pub coordinates: bool,
+    pub color: ColorChoice,
+    pub time_control: TimeControl,
+    pub level: u8,
+    pub hash_mb: u32,
+    pub threads: u32,
+    pub multipv: u32,
+    pub keys: KeyMap,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            ascii: false,
+            coordinates: true,
+            color: ColorChoice::White,
+            time_control: "5+3".parse().expect("default time control"),
+            level: 20,
+            hash_mb: 64,
+            threads: 1,
+            multipv: 3,
+            keys: KeyMap::default(),
+        }
+    }
+}
+
+/// The file written on first run.
+pub fn default_text() -> String {
+    let mut s = String::from(
+        "# kibitzer configuration. Delete a line to get its default back.\n\n\
+         [display]\n\
+         # ASCII letters instead of Unicode chess pieces (also: --ascii).\n\
+         ascii = false\n\
+         # Show a-h and 1-8 around the board.\n\
+         coordinates = true\n\n\
+         [play]\n\
+         # Your colour in a new game: \"white\", \"black\" or \"random\".\n\
+         color = \"white\"\n\
+         # MINUTES+INCREMENT_SECONDS, or \"untimed\". Presets: 1+0 3+2 5+3 10+5 15+10 30+0.\n\
+         time_control = \"5+3\"\n\
+         # Engine strength, 1 (weakest) to 20 (full strength).\n\
+         level = 20\n\n\
+         [engine]\n\
+         # Transposition table size in MiB.\n\
+         hash_mb = 64\n\
+         # Search threads.\n\
+         threads = 1\n\
+         # Lines shown while analysing.\n\
+         multipv = 3\n\n\
+         [keys]\n\
+         # Keys: a character, or ctrl-X, alt-X, f1-f12, space, enter, tab, esc, home, end,\n\
+         # pageup, pagedown. Letters a-h, N B R Q K O start a typed move and cannot be bound.\n",
+    );
+    for (_, name, key, help) in COMMANDS {
+        s.push_str(&format!("{name} = \"{key}\"  # {help}\n"));
+    }
+    s
+}
+
+pub fn config_path() -> Option<PathBuf> {
+    dirs::config_dir().map(|d| d.join("kibitzer").join("config.toml"))
+}
+
+/// Loads the config, creating it with defaults when missing. Returns the config and one
+/// message per problem found (the interface shows them; nothing here is fatal).
+pub fn load(path: Option<&Path>) -> (Config, Vec<String>) {
+    let Some(path) = path else {
+        return (
+            Config::default(),
+            vec!["no config directory; using defaults".into()],
+        );
+    };
+    match fs::read_to_string(path) {
+        Ok(text) => parse(&text, &path.display().to_string()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let written = path
+                .parent()
+                .map_or(Ok(()), fs::create_dir_all)
+                .and_then(|()| fs::write(path, default_text()));
+            let notes = match written {
+                Ok(()) => vec![],
+                Err(e) => vec![format!("could not write {}: {e}", path.display())],
+            };
+            (Config::default(), notes)
+        }
+        Err(e) => (Config::default(), vec![format!("{}: {e}", path.display())]),
+    }
+}
+
+/// Parses config text; `origin` names the file in messages.
+pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
+    let mut config = Config::default();
+    let mut errors = Vec::new();
+    let table: toml::Table = match text.parse() {
+        Ok(t) => t,
+        Err(e) => {
+            errors.push(format!("{origin}: {e}; using defaults"));
+            return (config, errors);
+        }
+    };
+    let mut bad =
+        |key: &str, why: String| errors.push(format!("{origin}: {key}: {why}; using the default"));
+    let get = |section: &str, key: &str| table.get(section).and_then(|s| s.get(key)).cloned();
+
+    if let Some(v) = get("display", "ascii") {
+        match v.as_bool() {
+            Some(b) => config.ascii = b,
+            None => bad("display.ascii", format!("{v} is not true or false")),
+        }
+    }
+    if let Some(v) = get("display", "coordinates") {
+        match v.as_bool() {
+            Some(b) => config.coordinates = b,
+            None => bad("display.coordinates", format!("{v} is not true or false")),
+        }
+    }
+    if let Some(v) = get("play", "color") {
+        match v.as_str() {
+            Some("white") => config.color = ColorChoice::White,
+            Some("black") => config.color = ColorChoice::Black,
+            Some("random") => config.color = ColorChoice::Random,
+            _ => bad(
+                "play.color",
+                format!("{v} is not \"white\", \"black\" or \"random\""),
+            ),
+        }
+    }
+    if let Some(v) = get("play", "time_control") {
+        match v.as_str().map(str::parse::<TimeControl>) {
+            Some(Ok(tc)) => config.time_control = tc,
+            Some(Err(e)) => bad("play.time_control", e.to_string()),
+            None => bad("play.time_control", format!("{v} is not a string")),
+        }
+    }
+    let mut int = |section: &str, key: &str, range: std::ops::RangeInclusive<i64>| -> Option<i64> {
+        let v = get(section, key)?;
+        match v.as_integer().filter(|i| range.contains(i)) {
+            Some(i) => Some(i),
+            None => {
+                bad(
+                    &format!("{section}.{key}"),
+                    format!(
+                        "{v} is not a whole number from {} to {}",
+                        range.start(),
+                        range.end()
+                    ),
+                );
+                None
+            }
+        }
+    };
+    if let Some(i) = int("play", "level", 1..=20) {
+        config.level = i as u8;
+    }
+    if let Some(i) = int("engine", "hash_mb", 1..=65_536) {
+        config.hash_mb = i as u32;
+    }
+    if let Some(i) = int("engine", "threads", 1..=1024) {
+        config.threads = i as u32;
+    }
+    if let Some(i) = int("engine", "multipv", 1..=10) {
+        config.multipv = i as u32;
+    }
+    if let Some(keys) = table.get("keys").and_then(|k| k.as_table()) {
+        for (name, value) in keys {
+            let Some(&(command, ..)) = COMMANDS.iter().find(|(_, n, ..)| n == name) else {
+                errors.push(format!("{origin}: keys.{name}: no such command; ignored"));
+                continue;
+            };
+            match value.as_str().map(str::parse::<Key>) {
+                Some(Ok(key)) if super::keymap::starts_move(key) => errors.push(format!(
+                    "{origin}: keys.{name}: '{key}' starts a typed move; using the default"
+                )),
+                Some(Ok(key)) => config.keys.bind(command, key),
+                Some(Err(e)) => {
+                    errors.push(format!("{origin}: keys.{name}: {e}; using the default"))
+                }
+                None => errors.push(format!(
+                    "{origin}: keys.{name}: {value} is not a string; using the default"
+                )),
+            }
+        }
+    }
+    (config, errors)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::keymap::Command;
+
+    #[test]
+    fn default_text_parses_cleanly_to_defaults() {
+        let (c, errors) = parse(&default_text(), "config.toml");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(c.level, 20);
+        assert_eq!(c.keys.command("r".parse().unwrap()), Some(Command::Flip));
+    }
+
+    #[test]
+    fn bad_values_are_reported_and_defaulted() {
+        let text = "[display]\nascii = 3\n[play]\nlevel = 99\ntime_control = \"fast\"\ncolor = \"black\"\n\
+                    [engine]\nthreads = 4\n[keys]\nflip = \"e\"\nhint = \"ctrl-h\"\nbogus = \"x\"\n";
+        let (c, errors) = parse(text, "cfg");
+        assert_eq!(errors.len(), 5, "{errors:#?}");
+        assert!(errors[0].contains("display.ascii"));
+        assert!(!c.ascii);
+        assert_eq!(c.level, 20);
+        assert_eq!(c.color, ColorChoice::Black);
+        assert_eq!(c.threads, 4);
+        assert_eq!(
+            c.keys.command("ctrl-h".parse().unwrap()),
+            Some(Command::Hint)
+        );
+        assert_eq!(c.keys.command("r".parse().unwrap()), Some(Command::Flip));
+    }
+
+    #[test]
+    fn broken_toml_gives_defaults() {
+        let (c, errors) = parse("[display\nascii = true", "cfg");
+        assert_eq!(errors.len(), 1);
+        assert!(!c.ascii);
+    }
+
+    #[test]
+    fn first_run_writes_the_file() {
+        let dir = std::env::temp_dir().join(format!("kibitzer-cfg-{}", std::process::id()));
+        let path = dir.join("config.toml");
+        let _ = fs::remove_dir_all(&dir);
+        let (_, notes) = load(Some(&path));
+        assert!(notes.is_empty());
+        assert_eq!(fs::read_to_string(&path).unwrap(), default_text());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,101 @@
+//! Terminal events become actions. Reads the state (which dialog is open, whether a move is
+//! being typed) but never changes it.
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEventKind};
+
+use super::app::{App, Mode};
+use super::keymap::{Command, Key, starts_move};
+use super::update::Action;
+
+/// Keys given to a dialog, a prompt or the typed-move line.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum EditKey {
+    Char(char),
+    Backspace,
+    Tab,
+    Enter,
+    Esc,
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+fn edit_key(code: KeyCode) -> Option<EditKey> {
+    Some(match code {
+        KeyCode::Char(c) => EditKey::Char(c),
+        KeyCode::Backspace => EditKey::Backspace,
+        KeyCode::Tab => EditKey::Tab,
+        KeyCode::Enter => EditKey::Enter,
+        KeyCode::Esc => EditKey::Esc,
+        KeyCode::Up => EditKey::Up,
+        KeyCode::Down => EditKey::Down,
+        KeyCode::Left => EditKey::Left,
+        KeyCode::Right => EditKey::Right,
+        _ => return None,
+    })
+}
+
+pub fn action_for(app: &App, event: &Event) -> Option<Action> {
+    match event {
+        Event::Key(key) if key.kind != KeyEventKind::Release => key_action(app, key),
+        Event::Mouse(m) => match m.kind {
+            MouseEventKind::Down(MouseButton::Left) => Some(Action::MouseDown(m.column, m.row)),
+            MouseEventKind::Up(MouseButton::Left) => Some(Action::MouseUp(m.column, m.row)),
+            MouseEventKind::ScrollUp => Some(Action::Command(Command::PrevMove)),
+            MouseEventKind::ScrollDown => Some(Action::Command(Command::NextMove)),
+            _ => None,
+        },
+        Event::Resize(w, h) => Some(Action::Resize(*w, *h)),
+        _ => None,
+    }
+}
+
+fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
+    let key = Key::from_event(ev);
+    // Ctrl-C always quits, whatever has the focus.
+    if key.ctrl && key.code == KeyCode::Char('c') {
+        return Some(Action::Command(Command::Quit));
+    }
+    if app.overlay.is_some() {
+        return edit_key(ev.code).map(Action::Overlay);
+    }
+    if app.prompt.is_some() {
+        return edit_key(ev.code).map(Action::Prompt);
+    }
+    if let Mode::Setup(_) = app.mode {
+        // Letters place pieces here; only help and the command line keep their keys.
+        if let Some(c) = app
+            .config
+            .keys
+            .command(key)
+            .filter(|c| matches!(c, Command::Help | Command::CommandLine))
+        {
+            return Some(Action::Command(c));
+        }
+        return edit_key(ev.code).map(Action::Setup);
+    }
+    if !app.input.is_empty() || starts_move(key) {
+        // Arrows stay with the board even while typing.
+        if !matches!(
+            ev.code,
+            KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right
+        ) {
+            return edit_key(ev.code).map(Action::TypeMove);
+        }
+    }
+    if let Some(c) = app.config.keys.command(key) {
+        return Some(Action::Command(c));
+    }
+    match ev.code {
+        KeyCode::Left => Some(Action::Cursor(-1, 0)),
+        KeyCode::Right => Some(Action::Cursor(1, 0)),
+        KeyCode::Up => Some(Action::Cursor(0, 1)),
+        KeyCode::Down => Some(Action::Cursor(0, -1)),
+        KeyCode::Enter => Some(Action::PickSquare),
+        KeyCode::Esc => Some(Action::Cancel),
+        KeyCode::PageUp => Some(Action::Command(Command::FirstMove)),
+        KeyCode::PageDown => Some(Action::Command(Command::LastMove)),
+        _ => None,
+    }
+}

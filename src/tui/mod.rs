@@ -1,0 +1,249 @@
+//! The terminal interface: play against the engine, analyse, set up positions.
+//!
+//! Elm-style: terminal, engine and job events become `Action`s; `update` changes the one `App`
+//! state and queues effects; `view::render` draws it. One loop waits on a single channel fed by
+//! the input thread, the engine worker and background jobs, with a timeout only while a clock
+//! runs or a throttled redraw is due, so an idle interface sleeps.
+
+pub mod app;
+pub mod autosave;
+pub mod clock;
+mod commands;
+pub mod config;
+pub mod engine_link;
+pub mod game;
+pub mod input;
+pub mod keymap;
+pub mod layout;
+mod pgn_out;
+mod play;
+pub mod review;
+pub mod setup;
+mod terminal;
+pub mod update;
+pub mod view;
+
+use std::fs;
+use std::io::{self, Write};
+use std::path::Path;
+use std::sync::mpsc;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use crate::chess::{Color, Position};
+
+use app::{App, Effect, Overlay};
+use autosave::Saved;
+use clock::TimeControl;
+use engine_link::{EngineEvent, EngineLink, SearchId};
+use update::Action;
+
+/// Redraws caused by engine reports are at most this often.
+const ENGINE_REDRAW: Duration = Duration::from_millis(100);
+
+/// What the interface opens with.
+#[derive(Clone, Debug)]
+pub enum Start {
+    /// A game against the engine with the configured settings (or resume the autosave).
+    Default,
+    Play {
+        color: Option<Color>,
+        level: Option<u8>,
+        time_control: Option<TimeControl>,
+    },
+    Analyse(Position),
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub ascii: bool,
+    pub start: Start,
+}
+
+enum Event {
+    Input(crossterm::event::Event),
+    Engine(SearchId, EngineEvent),
+    Job(Result<String, String>),
+}
+
+/// Builds the starting state (no terminal needed).
+pub fn initial_app(options: &Options, now: Instant) -> App {
+    let (mut config, notes) = config::load(config::config_path().as_deref());
+    config.ascii |= options.ascii;
+    let mut app = App::new(config, now);
+    app.colors = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    app.games_file = autosave::games_path();
+    app.book = Some(crate::book::Book::embedded());
+    let (color, level, tc) = (
+        play::configured_color(&app.config, now),
+        app.config.level,
+        app.config.time_control,
+    );
+    match &options.start {
+        Start::Default => update::start_play(&mut app, Position::startpos(), color, tc, level),
+        Start::Play {
+            color: c,
+            level: l,
+            time_control: t,
+        } => update::start_play(
+            &mut app,
+            Position::startpos(),
+            c.unwrap_or(color),
+            t.unwrap_or(tc),
+            l.unwrap_or(level),
+        ),
+        Start::Analyse(pos) => update::enter_analyse_from(&mut app, pos.clone()),
+    }
+    if let Start::Default = options.start
+        && let Some(saved) = autosave::path()
+            .and_then(|p| fs::read_to_string(p).ok())
+            .and_then(|t| Saved::parse(&t).ok())
+            .filter(|s| !s.moves.is_empty())
+    {
+        app.overlay = Some(Overlay::Resume(Box::new(saved)));
+    }
+    if let Some(first) = notes.first() {
+        let more = if notes.len() > 1 {
+            format!(" (+{} more)", notes.len() - 1)
+        } else {
+            String::new()
+        };
+        app.error(format!("{first}{more}"));
+    }
+    update::settle(&mut app);
+    app
+}
+
+pub fn run(options: Options) -> io::Result<()> {
+    let mut app = initial_app(&options, Instant::now());
+    let (tx, rx) = mpsc::channel();
+    let input_tx = tx.clone();
+    thread::Builder::new().name("input".into()).spawn(move || {
+        while let Ok(ev) = crossterm::event::read() {
+            if input_tx.send(Event::Input(ev)).is_err() {
+                break;
+            }
+        }
+    })?;
+    let engine_tx = tx.clone();
+    let engine = EngineLink::spawn(move |id, ev| {
+        let _ = engine_tx.send(Event::Engine(id, ev));
+    });
+    let mut guard = terminal::TerminalGuard::enter()?;
+    let size = guard.terminal.size()?;
+    app.size = (size.width, size.height);
+    let mut jobs: Vec<JoinHandle<()>> = Vec::new();
+    run_effects(&mut app, &engine, &tx, &mut jobs);
+    guard.terminal.draw(|f| view::render(&app, f))?;
+    let mut last_draw = Instant::now();
+    let mut redraw_due: Option<Instant> = None;
+    while !app.quit {
+        let now = Instant::now();
+        let clock_due = app
+            .clocks()
+            .and_then(|c| c.next_change(now))
+            .map(|d| now + d);
+        let deadline = [clock_due, redraw_due].into_iter().flatten().min();
+        let event = match deadline {
+            Some(d) => match rx.recv_timeout(d.saturating_duration_since(now)) {
+                Ok(ev) => Some(ev),
+                Err(mpsc::RecvTimeoutError::Timeout) => None,
+                Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            },
+            None => match rx.recv() {
+                Ok(ev) => Some(ev),
+                Err(_) => break,
+            },
+        };
+        app.now = Instant::now();
+        let mut urgent = true;
+        let action = match event {
+            Some(Event::Input(ev)) => input::action_for(&app, &ev),
+            Some(Event::Engine(id, ev)) => {
+                urgent = !matches!(ev, EngineEvent::Info(_));
+                Some(Action::Engine(id, ev))
+            }
+            Some(Event::Job(result)) => Some(Action::JobDone(result)),
+            None => Some(Action::Tick),
+        };
+        if let Some(action) = action {
+            update::update(&mut app, action);
+            run_effects(&mut app, &engine, &tx, &mut jobs);
+        }
+        let now = Instant::now();
+        if urgent || now >= last_draw + ENGINE_REDRAW {
+            guard.terminal.draw(|f| view::render(&app, f))?;
+            last_draw = now;
+            redraw_due = None;
+        } else if redraw_due.is_none() {
+            redraw_due = Some(last_draw + ENGINE_REDRAW);
+        }
+    }
+    engine.send(engine_link::EngineCommand::Stop);
+    drop(guard);
+    for job in jobs {
+        let _ = job.join();
+    }
+    Ok(())
+}
+
+fn run_effects(
+    app: &mut App,
+    engine: &EngineLink,
+    tx: &mpsc::Sender<Event>,
+    jobs: &mut Vec<JoinHandle<()>>,
+) {
+    jobs.retain(|j| !j.is_finished());
+    for effect in std::mem::take(&mut app.effects) {
+        let (path, contents, append, report) = match effect {
+            Effect::Engine(c) => {
+                engine.send(c);
+                continue;
+            }
+            Effect::WriteFile {
+                path,
+                contents,
+                append,
+            } => (Some(path), contents, append, true),
+            Effect::Autosave(contents) => (autosave::path(), contents, false, false),
+            Effect::ClearAutosave => {
+                if let Some(p) = autosave::path() {
+                    let _ = fs::remove_file(p);
+                }
+                continue;
+            }
+        };
+        let Some(path) = path else { continue };
+        let tx = tx.clone();
+        let job = thread::spawn(move || {
+            let result = write_file(&path, &contents, append)
+                .map(|()| format!("saved to {}", path.display()))
+                .map_err(|e| format!("could not write {}: {e}", path.display()));
+            if report || result.is_err() {
+                let _ = tx.send(Event::Job(result));
+            }
+        });
+        jobs.push(job);
+    }
+}
+
+/// Appends, or replaces atomically (write a temporary file, then rename over the old one).
+fn write_file(path: &Path, contents: &str, append: bool) -> io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        fs::create_dir_all(dir)?;
+    }
+    if append {
+        let mut f = fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)?;
+        f.write_all(contents.as_bytes())?;
+        return f.sync_data();
+    }
+    let tmp = path.with_extension("tmp");
+    fs::write(&tmp, contents)?;
+    fs::rename(&tmp, path)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,246 @@
+//! Play mode against the engine: clocks, the engine's moves, takeback, hint, resign, draw
+//! offers, and recording the finished game.
+
+use std::time::Instant;
+
+use crate::book::Variety;
+use crate::chess::{Color, Move};
+
+use super::app::{App, Effect, Mode};
+use super::config::{ColorChoice, Config};
+use super::game::GameEnd;
+use super::pgn_out::{self, Players};
+use super::update::save_game;
+
+/// Move time of each step of the whole-game analysis.
+pub const GAME_PASS_MS: u64 = 500;
+
+/// The engine accepts a draw when it is at least this much worse (centipawns, its view)...
+const DRAW_ACCEPT_WORSE_CP: i32 = 50;
+/// ...or when the game is this long and the score this close to level.
+const DRAW_ACCEPT_LEVEL_CP: i32 = 25;
+const DRAW_ACCEPT_MIN_PLY: usize = 60;
+
+pub fn configured_color(config: &Config, now: Instant) -> Color {
+    match config.color {
+        ColorChoice::White => Color::White,
+        ColorChoice::Black => Color::Black,
+        // A coin from the clock's sub-second digits is random enough for choosing colours.
+        ColorChoice::Random => {
+            let nanos = now.elapsed().subsec_nanos() ^ std::process::id();
+            if nanos & 1 == 0 {
+                Color::White
+            } else {
+                Color::Black
+            }
+        }
+    }
+}
+
+/// Checks for a fallen flag.
+pub fn tick(app: &mut App) {
+    let Mode::Play(p) = &mut app.mode else {
+        return;
+    };
+    if app.game.end().is_some() {
+        return;
+    }
+    if let Some(loser) = p.clocks.flagged(app.now) {
+        let winner = !loser;
+        let end = if can_mate(app.game.last(), winner) {
+            GameEnd::Flag { winner }
+        } else {
+            GameEnd::FlagDraw
+        };
+        app.game.adjudicate(end);
+    }
+}
+
+/// Whether `color` has any material that could mate (anything beyond a lone king).
+fn can_mate(pos: &crate::chess::Position, color: Color) -> bool {
+    pos.by_color(color).count() > 1
+}
+
+/// When the game has just ended: stop the clocks and record it once.
+pub fn check_end(app: &mut App) {
+    let Some(end) = app.game.end() else {
+        return;
+    };
+    let Mode::Play(p) = &mut app.mode else {
+        return;
+    };
+    if p.recorded {
+        return;
+    }
+    p.clocks.stop(app.now);
+    // Marked first so a failed save is reported once, not on every update.
+    p.recorded = true;
+    app.info(format!("game over: {end} ({})", end.result()));
+    save_game(app, None);
+    app.effects.push(Effect::ClearAutosave);
+}
+
+/// The opponent plays from the opening book while it has a move, without searching.
+pub fn book_reply(app: &mut App) {
+    let Mode::Play(p) = &app.mode else {
+        return;
+    };
+    if app.overlay.is_some() || app.game.end().is_some() || app.game.last().turn() == p.human {
+        return;
+    }
+    let pos = app.game.last();
+    let Some(m) = app
+        .book
+        .as_ref()
+        .and_then(|b| b.pick(pos, &mut app.book_rng, Variety::PROPORTIONAL))
+    else {
+        return;
+    };
+    let san = pos.san(m);
+    engine_moved(app, app.game.len(), Some(m));
+    app.info(format!("book move {san}"));
+}
+
+pub fn engine_moved(app: &mut App, ply: usize, best: Option<Move>) {
+    let Mode::Play(p) = &app.mode else {
+        return;
+    };
+    if ply != app.game.len() || app.game.end().is_some() || app.game.last().turn() == p.human {
+        return;
+    }
+    let Some(m) = best.filter(|&m| app.game.last().is_legal(m)) else {
+        app.error("the engine returned no legal move");
+        return;
+    };
+    let mover = app.game.last().turn();
+    let at_end = app.game.at_end();
+    let cursor = app.game.cursor();
+    app.game.set_cursor(app.game.len());
+    app.game.play(m);
+    if !at_end {
+        // The player is looking back through the game: stay there.
+        app.game.set_cursor(cursor);
+    }
+    if let Mode::Play(p) = &mut app.mode {
+        p.clocks.press(mover, app.now);
+    }
+    app.saved = false;
+    app.effects.push(Effect::Autosave(
+        super::autosave::Saved::capture(app).to_text(),
+    ));
+}
+
+pub fn takeback(app: &mut App) {
+    let human = match &app.mode {
+        Mode::Play(p) => Some(p.human),
+        _ => None,
+    };
+    let Some(human) = human else {
+        // Analysing: remove the last move of the line.
+        if app.game.pop().is_none() {
+            app.info("nothing to take back");
+        }
+        return;
+    };
+    // Back to the player's last move: the engine's reply (if made) and the player's move.
+    let mut popped = 0;
+    while !app.game.is_empty() {
+        let mover = app.game.position(app.game.len() - 1).turn();
+        app.game.pop();
+        popped += 1;
+        if mover == human {
+            break;
+        }
+    }
+    if popped == 0 {
+        return app.info("nothing to take back");
+    }
+    app.game.set_cursor(app.game.len());
+    app.selected = None;
+    app.hint = None;
+    if let Mode::Play(p) = &mut app.mode {
+        p.recorded = false;
+        p.hint_pending = false;
+        p.clocks.start(app.game.last().turn(), app.now);
+    }
+    app.effects.push(Effect::Autosave(
+        super::autosave::Saved::capture(app).to_text(),
+    ));
+    app.info("took back your last move");
+}
+
+pub fn hint(app: &mut App) {
+    match &mut app.mode {
+        Mode::Play(p) if app.game.end().is_none() && app.game.last().turn() == p.human => {
+            p.hint_pending = true;
+            app.info("thinking about a hint...");
+        }
+        Mode::Play(_) => app.info("a hint is for your move"),
+        _ => app.info("hints are for play mode; space starts the engine here"),
+    }
+}
+
+pub fn resign(app: &mut App) {
+    match &app.mode {
+        Mode::Play(p) if app.game.end().is_none() => {
+            let winner = !p.human;
+            app.game.adjudicate(GameEnd::Resignation { winner });
+        }
+        _ => app.info("no game in progress"),
+    }
+}
+
+pub fn offer_draw(app: &mut App) {
+    let Mode::Play(p) = &app.mode else {
+        return app.info("no game in progress");
+    };
+    if app.game.end().is_some() {
+        return app.info("the game is over");
+    }
+    let engine = !p.human;
+    let latest = app.game.evals().iter().rev().find_map(|e| *e);
+    let accepts = latest.is_some_and(|s| {
+        let cp = s.as_cp() * engine.fold(1, -1);
+        cp <= -DRAW_ACCEPT_WORSE_CP
+            || (cp.abs() <= DRAW_ACCEPT_LEVEL_CP && app.game.len() >= DRAW_ACCEPT_MIN_PLY)
+    });
+    if accepts {
+        app.game.adjudicate(GameEnd::Agreement);
+    } else {
+        app.info("the engine declines the draw");
+    }
+}
+
+pub fn pgn_text(app: &App) -> String {
+    let (white, black, tc) = match &app.mode {
+        Mode::Play(p) => {
+            let engine = format!("kibitzer level {}", p.level);
+            let tc = match p.clocks.control() {
+                super::clock::TimeControl::Untimed => None,
+                super::clock::TimeControl::Fischer { base, increment } => {
+                    Some(format!("{}+{}", base.as_secs(), increment.as_secs()))
+                }
+            };
+            let (w, b) = p.human.fold(
+                ("Player".to_owned(), engine.clone()),
+                (engine, "Player".to_owned()),
+            );
+            (w, b, tc)
+        }
+        _ => ("?".to_owned(), "?".to_owned(), None),
+    };
+    pgn_out::write(
+        &app.game,
+        &Players {
+            white: &white,
+            black: &black,
+            event: if app.human().is_some() {
+                "Game against kibitzer"
+            } else {
+                "Analysis"
+            },
+            time_control: tc,
+        },
+        &pgn_out::today(),
+    )
+}

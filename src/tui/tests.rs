@@ -1,0 +1,486 @@
+//! Update tests: actions in, state and effects out, for every mode.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+
+use crate::chess::{Color, Position, Square};
+
+use super::app::{App, Effect, Mode, Overlay, Purpose};
+use super::config::Config;
+use super::engine_link::{EngineCommand, EngineEvent, GoLimits, PvInfo, Score};
+use super::game::GameEnd;
+use super::input::action_for;
+use super::keymap::Command;
+use super::update::{Action, start_play, update};
+
+pub fn app() -> App {
+    let mut app = App::new(Config::default(), Instant::now());
+    app.size = (100, 30);
+    // Effects are not carried out in these tests; the path is only a label.
+    app.games_file = Some("games-under-test.pgn".into());
+    app
+}
+
+pub fn playing(human: Color) -> App {
+    let mut app = app();
+    start_play(
+        &mut app,
+        Position::startpos(),
+        human,
+        "5+3".parse().unwrap(),
+        20,
+    );
+    super::update::settle(&mut app);
+    app
+}
+
+/// Presses keys as typed (`<Enter>`, `<Esc>`, `<Tab>`, `<Up>`... for special keys).
+pub fn keys(app: &mut App, text: &str) {
+    let mut rest = text;
+    while !rest.is_empty() {
+        let (code, len) = if rest.starts_with('<') {
+            let end = rest.find('>').unwrap();
+            let code = match &rest[1..end] {
+                "Enter" => KeyCode::Enter,
+                "Esc" => KeyCode::Esc,
+                "Tab" => KeyCode::Tab,
+                "Up" => KeyCode::Up,
+                "Down" => KeyCode::Down,
+                "Left" => KeyCode::Left,
+                "Right" => KeyCode::Right,
+                "BS" => KeyCode::Backspace,
+                "F2" => KeyCode::F(2),
+                other => panic!("unknown key {other}"),
+            };
+            (code, end + 1)
+        } else {
+            let c = rest.chars().next().unwrap();
+            (KeyCode::Char(c), c.len_utf8())
+        };
+        rest = &rest[len..];
+        key(app, KeyEvent::new(code, KeyModifiers::NONE));
+    }
+}
+
+pub fn key(app: &mut App, ev: KeyEvent) {
+    if let Some(a) = action_for(app, &Event::Key(ev)) {
+        update(app, a);
+    }
+}
+
+fn ctrl(app: &mut App, c: char) {
+    key(app, KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+}
+
+/// The last `go` sent to the engine since the effects were drained.
+fn take_go(app: &mut App) -> Option<(u64, Vec<String>, GoLimits)> {
+    let mut last = None;
+    for e in std::mem::take(&mut app.effects) {
+        if let Effect::Engine(EngineCommand::Go {
+            id,
+            start,
+            moves,
+            limits,
+        }) = e
+        {
+            let mut pos = *start;
+            let ucis = moves
+                .iter()
+                .map(|&m| {
+                    let u = pos.uci(m);
+                    pos.play_unchecked(m);
+                    u
+                })
+                .collect();
+            last = Some((id, ucis, limits));
+        }
+    }
+    last
+}
+
+fn reply(app: &mut App, id: u64, uci: &str) {
+    let m = app.game.last().parse_uci(uci).unwrap();
+    update(
+        app,
+        Action::Engine(
+            id,
+            EngineEvent::BestMove {
+                best: Some(m),
+                ponder: None,
+            },
+        ),
+    );
+}
+
+fn sans(app: &App) -> String {
+    app.game.sans().join(" ")
+}
+
+#[test]
+fn play_typed_move_engine_reply_and_takeback() {
+    let mut app = playing(Color::White);
+    app.book = None;
+    assert!(
+        take_go(&mut app).is_none(),
+        "White to move: the engine waits"
+    );
+    keys(&mut app, "e4<Enter>");
+    assert_eq!(sans(&app), "e4");
+    let (id, moves, limits) = take_go(&mut app).expect("engine asked to move");
+    assert_eq!(moves, ["e2e4"]);
+    assert!(matches!(limits, GoLimits::Clock { .. }));
+    // A stale reply from another search is ignored.
+    reply(&mut app, id + 7, "e7e5");
+    assert_eq!(sans(&app), "e4");
+    reply(&mut app, id, "c7c5");
+    assert_eq!(sans(&app), "e4 c5");
+    let Mode::Play(p) = &app.mode else { panic!() };
+    assert_eq!(p.clocks.running(), Some(Color::White));
+    keys(&mut app, "u");
+    assert_eq!(sans(&app), "");
+    assert!(app.effects.iter().any(|e| matches!(e, Effect::Autosave(_))));
+}
+
+#[test]
+fn takeback_while_the_engine_thinks_cancels_its_search() {
+    let mut app = playing(Color::White);
+    app.book = None;
+    keys(&mut app, "d4<Enter>");
+    let (id, _, _) = take_go(&mut app).unwrap();
+    keys(&mut app, "u");
+    assert_eq!(sans(&app), "");
+    assert!(app.search.is_none());
+    reply_ignored(&mut app, id);
+}
+
+fn reply_ignored(app: &mut App, id: u64) {
+    let m = Position::startpos().parse_uci("e2e4").unwrap();
+    update(
+        app,
+        Action::Engine(
+            id,
+            EngineEvent::BestMove {
+                best: Some(m),
+                ponder: None,
+            },
+        ),
+    );
+    assert_eq!(sans(app), "");
+}
+
+#[test]
+fn engine_moves_first_when_the_player_is_black() {
+    let mut app = playing(Color::Black);
+    app.book = None;
+    super::update::settle(&mut app);
+    assert!(app.flipped);
+    let (id, moves, _) = take_go(&mut app).expect("engine starts");
+    assert!(moves.is_empty());
+    reply(&mut app, id, "g1f3");
+    assert_eq!(sans(&app), "Nf3");
+    assert!(app.can_move());
+}
+
+#[test]
+fn book_moves_are_played_without_search() {
+    let app = playing(Color::Black);
+    // The embedded book may be empty while it is being built; then the engine searches.
+    if app.book_moves().is_empty() {
+        return;
+    }
+    assert_eq!(app.game.len(), 1);
+}
+
+#[test]
+fn typed_moves_san_uci_prefix_and_errors() {
+    let mut app = playing(Color::White);
+    keys(&mut app, "Nf<Tab>");
+    assert_eq!(app.input, "Nf3");
+    keys(&mut app, "<Esc>");
+    assert!(app.input.is_empty());
+    keys(&mut app, "e9<Enter>");
+    assert!(app.message.as_ref().unwrap().1.contains("not a legal move"));
+    assert_eq!(app.input, "e9");
+    keys(&mut app, "<BS><BS>g1f3<Enter>");
+    assert_eq!(sans(&app), "Nf3");
+}
+
+#[test]
+fn arrows_enter_and_mouse_pick_squares() {
+    let mut app = playing(Color::White);
+    app.book = None;
+    // Cursor starts on e2: pick it up, go up two ranks, drop.
+    keys(&mut app, "<Enter>");
+    assert_eq!(app.selected, Some(Square::E2));
+    assert_eq!(app.destinations().len(), 2);
+    keys(&mut app, "<Up><Up><Enter>");
+    assert_eq!(sans(&app), "e4");
+    let (id, _, _) = take_go(&mut app).unwrap();
+    reply(&mut app, id, "e7e5");
+    // Drag g1 to f3 with the mouse.
+    let areas = super::layout::compute(ratatui::layout::Rect::new(0, 0, 100, 30), true);
+    let g1 = areas.square_rect(Square::G1, false);
+    let f3 = areas.square_rect(Square::F3, false);
+    update(&mut app, Action::MouseDown(g1.x, g1.y));
+    update(&mut app, Action::MouseUp(f3.x + 1, f3.y));
+    assert_eq!(sans(&app), "e4 e5 Nf3");
+    let (id, _, _) = take_go(&mut app).unwrap();
+    reply(&mut app, id, "b8c6");
+    // Click, click.
+    let f1 = areas.square_rect(Square::F1, false);
+    let c4 = areas.square_rect(Square::C4, false);
+    update(&mut app, Action::MouseDown(f1.x, f1.y));
+    update(&mut app, Action::MouseUp(f1.x, f1.y));
+    update(&mut app, Action::MouseDown(c4.x, c4.y));
+    assert_eq!(sans(&app), "e4 e5 Nf3 Nc6 Bc4");
+}
+
+#[test]
+fn promotion_asks_for_the_piece() {
+    let mut app = app();
+    let pos = Position::from_fen("8/1P4k1/8/8/8/8/6K1/8 w - - 0 1").unwrap();
+    super::update::enter_analyse_from(&mut app, pos);
+    app.cursor = Square::B7;
+    keys(&mut app, "<Enter><Up><Enter>");
+    assert!(matches!(app.overlay, Some(Overlay::Promotion { .. })));
+    keys(&mut app, "n");
+    assert_eq!(sans(&app), "b8=N");
+    // Typed promotions need no dialog.
+    keys(&mut app, "k");
+    keys(&mut app, "b8=R<Enter>");
+    assert_eq!(sans(&app), "b8=R");
+}
+
+#[test]
+fn flip_resign_and_game_record() {
+    let mut app = playing(Color::White);
+    keys(&mut app, "r");
+    assert!(app.flipped);
+    keys(&mut app, "e4<Enter>");
+    ctrl(&mut app, 'r');
+    assert_eq!(
+        app.game.end(),
+        Some(GameEnd::Resignation {
+            winner: Color::Black
+        })
+    );
+    let Mode::Play(p) = &app.mode else { panic!() };
+    assert!(p.recorded);
+    let written = app.effects.iter().find_map(|e| match e {
+        Effect::WriteFile { contents, .. } => Some(contents.clone()),
+        _ => None,
+    });
+    assert!(written.unwrap().contains("1. e4 0-1"));
+    assert!(app.search.is_none());
+    keys(&mut app, "d4<Enter>");
+    assert_eq!(sans(&app), "e4");
+}
+
+#[test]
+fn checkmate_ends_the_game() {
+    let mut app = playing(Color::Black);
+    app.book = None;
+    for (engine, human) in [("f2f3", "e5"), ("g2g4", "Qh4#")] {
+        let (id, _, _) = take_go(&mut app).unwrap();
+        reply(&mut app, id, engine);
+        keys(&mut app, &format!("{human}<Enter>"));
+    }
+    assert_eq!(app.game.end().unwrap().result(), "0-1");
+    assert!(take_go(&mut app).is_none());
+    assert!(app.message.as_ref().unwrap().1.contains("checkmate"));
+}
+
+#[test]
+fn flag_fall_and_draw_offer() {
+    let mut app = playing(Color::White);
+    app.book = None;
+    start_play(
+        &mut app,
+        Position::startpos(),
+        Color::White,
+        "0.1".parse().unwrap(),
+        20,
+    );
+    keys(&mut app, "e4<Enter>");
+    app.now += Duration::from_secs(7);
+    update(&mut app, Action::Tick);
+    assert_eq!(
+        app.game.end(),
+        Some(GameEnd::Flag {
+            winner: Color::White
+        })
+    );
+    let mut app = playing(Color::White);
+    keys(&mut app, "e4<Enter>");
+    ctrl(&mut app, 'd');
+    assert!(app.game.end().is_none());
+    // Once the engine thinks it is worse, it accepts.
+    app.game.set_eval(1, Score::Cp(300));
+    ctrl(&mut app, 'd');
+    assert_eq!(app.game.end(), Some(GameEnd::Agreement));
+}
+
+#[test]
+fn hint_searches_for_the_player() {
+    let mut app = playing(Color::White);
+    keys(&mut app, "t");
+    assert_eq!(app.search.as_ref().unwrap().purpose, Purpose::Hint);
+    let (id, _, limits) = take_go(&mut app).unwrap();
+    assert!(matches!(limits, GoLimits::MoveTime(_)));
+    reply(&mut app, id, "d2d4");
+    assert_eq!(app.hint.map(|m| m.to()), Some(Square::D4));
+    assert!(app.message.as_ref().unwrap().1.contains("d4"));
+    assert!(app.search.is_none());
+}
+
+#[test]
+fn quit_offers_to_save_an_unsaved_game() {
+    let mut app = playing(Color::White);
+    keys(&mut app, "q");
+    assert!(app.quit, "nothing to save");
+    let mut app = playing(Color::White);
+    keys(&mut app, "e4<Enter>q");
+    assert!(matches!(app.overlay, Some(Overlay::ConfirmQuit)));
+    keys(&mut app, "<Esc>");
+    assert!(!app.quit);
+    ctrl(&mut app, 'c');
+    keys(&mut app, "n");
+    assert!(app.quit);
+    assert!(
+        app.effects
+            .iter()
+            .any(|e| matches!(e, Effect::ClearAutosave))
+    );
+}
+
+#[test]
+fn analyse_mode_infinite_analysis_follows_navigation() {
+    let mut app = playing(Color::White);
+    app.book = None;
+    keys(&mut app, "e4<Enter>");
+    let (id, _, _) = take_go(&mut app).unwrap();
+    reply(&mut app, id, "e7e5");
+    keys(&mut app, "<F2> ");
+    assert!(matches!(app.mode, Mode::Analyse(_)));
+    let (id, moves, limits) = take_go(&mut app).unwrap();
+    assert_eq!((moves.len(), limits), (2, GoLimits::Infinite));
+    let info = PvInfo {
+        multipv: 1,
+        depth: 12,
+        score: Some(Score::Cp(35)),
+        pv: vec![app.position().parse_uci("g1f3").unwrap()],
+        ..PvInfo::default()
+    };
+    update(&mut app, Action::Engine(id, EngineEvent::Info(info)));
+    assert_eq!(app.game.eval(2), Some(Score::Cp(35)));
+    assert_eq!(app.lines.len(), 1);
+    keys(&mut app, "k");
+    assert_eq!(app.game.cursor(), 1);
+    assert!(
+        app.effects
+            .iter()
+            .any(|e| matches!(e, Effect::Engine(EngineCommand::Stop)))
+    );
+    let (_, moves, _) = take_go(&mut app).unwrap();
+    assert_eq!(moves, ["e2e4"]);
+    // A move off the main line replaces the rest (until variations land).
+    keys(&mut app, "c5<Enter>");
+    assert_eq!(sans(&app), "e4 c5");
+    keys(&mut app, " ");
+    assert!(app.search.is_none());
+}
+
+#[test]
+fn whole_game_analysis_walks_every_ply() {
+    let mut app = app();
+    super::update::enter_analyse_from(&mut app, Position::startpos());
+    keys(&mut app, "e4<Enter>e5<Enter>");
+    ctrl(&mut app, 'a');
+    for ply in 0..=2 {
+        let (id, moves, limits) = take_go(&mut app).unwrap();
+        assert_eq!(moves.len(), ply);
+        assert!(matches!(limits, GoLimits::MoveTime(_)));
+        let info = PvInfo {
+            multipv: 1,
+            score: Some(Score::Cp(20 + 400 * (ply as i32 / 2))),
+            ..PvInfo::default()
+        };
+        update(&mut app, Action::Engine(id, EngineEvent::Info(info)));
+        update(
+            &mut app,
+            Action::Engine(
+                id,
+                EngineEvent::BestMove {
+                    best: None,
+                    ponder: None,
+                },
+            ),
+        );
+    }
+    assert!(take_go(&mut app).is_none());
+    assert_eq!(
+        super::review::judge_move(&app.game, 1),
+        Some(super::review::Judgement::Blunder)
+    );
+}
+
+#[test]
+fn setup_mode_edits_validates_and_hands_over() {
+    let mut app = app();
+    ctrl(&mut app, 'e');
+    assert!(matches!(app.mode, Mode::Setup(_)));
+    keys(&mut app, "c<Enter>");
+    let Mode::Setup(s) = &app.mode else { panic!() };
+    assert!(s.error.as_ref().unwrap().contains("no king"));
+    // Cursor starts on e1.
+    keys(
+        &mut app,
+        "K<Up><Up><Up><Up><Up><Up><Up>k<Left><Left><Left><Left>r<Tab>",
+    );
+    keys(&mut app, "<Enter>");
+    assert!(matches!(app.mode, Mode::Analyse(_)), "{:?}", app.message);
+    assert_eq!(app.position().fen(), "r3k3/8/8/8/8/8/8/4K3 b - - 0 1");
+}
+
+#[test]
+fn fen_prompt_keeps_bad_input_for_correction() {
+    let mut app = app();
+    keys(&mut app, ":fen 8/8/8 w - - 0 1<Enter>");
+    assert!(app.prompt.is_some());
+    assert!(app.message.as_ref().unwrap().1.starts_with("bad FEN"));
+    keys(&mut app, "<Esc>:fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1<Enter>");
+    assert!(app.prompt.is_none());
+    assert_eq!(app.position().fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+    keys(&mut app, ":bogus<Enter>");
+    assert!(app.message.as_ref().unwrap().1.contains("unknown command"));
+    keys(&mut app, ":play black 3+2 level 4<Enter>");
+    let Mode::Play(p) = &app.mode else { panic!() };
+    assert_eq!((p.human, p.level), (Color::Black, 4));
+    assert_eq!(app.position().fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
+}
+
+#[test]
+fn new_game_dialog() {
+    let mut app = playing(Color::White);
+    keys(&mut app, "n");
+    assert!(matches!(app.overlay, Some(Overlay::NewGame(_))));
+    keys(&mut app, "<Right><Down><Right><Down><Left><Left><Enter>");
+    let Mode::Play(p) = &app.mode else { panic!() };
+    assert_eq!((p.human, p.level), (Color::Black, 18));
+    assert_eq!(p.clocks.control().to_string(), "10+5");
+}
+
+#[test]
+fn help_overlay_takes_any_key() {
+    let mut app = playing(Color::White);
+    keys(&mut app, "?");
+    assert!(matches!(app.overlay, Some(Overlay::Help)));
+    keys(&mut app, "e");
+    assert!(app.overlay.is_none());
+    assert!(app.input.is_empty());
+    assert_eq!(
+        app.config.keys.command("?".parse().unwrap()),
+        Some(Command::Help)
+    );
+}

@@ -1,0 +1,689 @@
+//! `update(&mut App, Action)`: the only place the interface state changes. Side effects
+//! (engine commands, file writes) are queued in `app.effects` for the event loop.
+
+use crate::chess::{Color, Move, Piece, Position, Square};
+
+use super::app::{
+    AnalyseState, App, Effect, Mode, NewGameDialog, Overlay, PlayState, Prompt, PromptKind,
+    Purpose, Search, promotion_role,
+};
+use super::autosave::Saved;
+use super::clock::{Clocks, PRESETS, TimeControl};
+use super::engine_link::{EngineCommand, EngineEvent, EngineOptions, GoLimits, SearchId};
+use super::game::{GameLine, king_target};
+use super::input::EditKey;
+use super::keymap::Command;
+use super::layout;
+use super::setup::SetupState;
+use super::{commands, play};
+
+#[derive(Clone, Debug)]
+pub enum Action {
+    Command(Command),
+    /// Move the board cursor by files and ranks (from White's view).
+    Cursor(i8, i8),
+    /// Enter on the board: select the piece under the cursor, or move the selected one there.
+    PickSquare,
+    Cancel,
+    TypeMove(EditKey),
+    Prompt(EditKey),
+    Overlay(EditKey),
+    Setup(EditKey),
+    MouseDown(u16, u16),
+    MouseUp(u16, u16),
+    Resize(u16, u16),
+    Engine(SearchId, EngineEvent),
+    /// Time passed (clocks).
+    Tick,
+    /// A background write finished: a message to show, or an error.
+    JobDone(Result<String, String>),
+}
+
+impl Action {
+    /// Actions from the keyboard or mouse (which clear the last message).
+    fn is_user(&self) -> bool {
+        !matches!(
+            self,
+            Action::Engine(..) | Action::Tick | Action::JobDone(_) | Action::Resize(..)
+        )
+    }
+}
+
+pub fn update(app: &mut App, action: Action) {
+    if action.is_user() {
+        app.message = None;
+    }
+    match action {
+        Action::Command(c) => command(app, c),
+        Action::Cursor(df, dr) => {
+            let (df, dr) = if app.flipped { (-df, -dr) } else { (df, dr) };
+            let f = (app.cursor.file().index() as i32 + i32::from(df)).clamp(0, 7);
+            let r = (app.cursor.rank().index() as i32 + i32::from(dr)).clamp(0, 7);
+            app.cursor = Square::new((r * 8 + f) as u32);
+        }
+        Action::PickSquare => pick_square(app, app.cursor),
+        Action::Cancel => {
+            app.selected = None;
+            app.hint = None;
+            app.message = None;
+        }
+        Action::TypeMove(key) => type_move(app, key),
+        Action::Prompt(key) => commands::prompt_key(app, key),
+        Action::Overlay(key) => overlay_key(app, key),
+        Action::Setup(key) => setup_key(app, key),
+        Action::MouseDown(x, y) => {
+            if let Some(sq) = square_at(app, x, y) {
+                app.cursor = sq;
+                let own =
+                    app.position().piece_at(sq).map(|p| p.color) == Some(app.position().turn());
+                if app.selected.is_some() && !own {
+                    pick_square(app, sq);
+                } else {
+                    pick_square(app, sq);
+                    app.drag_from = app.selected;
+                }
+            }
+        }
+        Action::MouseUp(x, y) => {
+            let from = app.drag_from.take();
+            if let (Some(from), Some(to)) = (from, square_at(app, x, y))
+                && from != to
+                && app.selected == Some(from)
+            {
+                pick_square(app, to);
+            }
+        }
+        Action::Resize(w, h) => app.size = (w, h),
+        Action::Engine(id, event) => engine_event(app, id, event),
+        Action::Tick => play::tick(app),
+        Action::JobDone(Ok(msg)) => app.info(msg),
+        Action::JobDone(Err(msg)) => app.error(msg),
+    }
+    settle(app);
+}
+
+/// Follow-ups of any change: the book reply, the end of the game, the engine's task.
+pub fn settle(app: &mut App) {
+    play::book_reply(app);
+    play::check_end(app);
+    sync_engine(app);
+}
+
+fn square_at(app: &App, x: u16, y: u16) -> Option<Square> {
+    let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
+    layout::compute(area, app.config.coordinates).square_at(x, y, app.flipped)
+}
+
+fn command(app: &mut App, c: Command) {
+    match c {
+        Command::Quit => request_quit(app),
+        Command::Help => app.overlay = Some(Overlay::Help),
+        Command::Flip => app.flipped = !app.flipped,
+        Command::Takeback => play::takeback(app),
+        Command::Hint => play::hint(app),
+        Command::NextMove => navigate(app, app.game.cursor() + 1),
+        Command::PrevMove => navigate(app, app.game.cursor().saturating_sub(1)),
+        Command::FirstMove => navigate(app, 0),
+        Command::LastMove => navigate(app, app.game.len()),
+        Command::ToggleAnalysis => match &mut app.mode {
+            Mode::Analyse(a) => {
+                a.infinite = !a.infinite;
+                a.game_pass = None;
+            }
+            _ => app.info("analysis runs in analyse mode (f2)"),
+        },
+        Command::NewGame => open_new_game(app),
+        Command::CommandLine => open_prompt(app, PromptKind::Command),
+        Command::Resign => play::resign(app),
+        Command::OfferDraw => play::offer_draw(app),
+        Command::AnalyseGame => start_game_pass(app),
+        Command::Save => open_prompt(app, PromptKind::SaveAs),
+        Command::Open => app.error("opening PGN files needs the PGN module (not merged yet)"),
+        Command::Setup => enter_setup(app),
+        Command::ModePlay => open_new_game(app),
+        Command::ModeAnalyse => enter_analyse(app),
+        Command::ModeBrowse => app.error("browse mode needs the PGN module (not merged yet)"),
+        Command::ModeEndgame => {
+            app.error("the endgame trainer needs the tablebase module (not merged yet)")
+        }
+    }
+}
+
+pub fn open_prompt(app: &mut App, kind: PromptKind) {
+    let text = match kind {
+        PromptKind::SaveAs => app
+            .games_file
+            .as_ref()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    app.prompt = Some(Prompt { kind, text });
+}
+
+fn request_quit(app: &mut App) {
+    let unsaved = match &app.mode {
+        Mode::Play(p) => !p.recorded && !app.game.is_empty(),
+        _ => !app.saved && !app.game.is_empty(),
+    };
+    if unsaved && !matches!(app.overlay, Some(Overlay::ConfirmQuit)) {
+        app.overlay = Some(Overlay::ConfirmQuit);
+    } else {
+        app.quit = true;
+    }
+}
+
+fn navigate(app: &mut App, ply: usize) {
+    app.game.set_cursor(ply);
+    app.selected = None;
+    app.hint = None;
+}
+
+/// Selects the piece on `sq`, or moves the selected piece there.
+fn pick_square(app: &mut App, sq: Square) {
+    if let Mode::Setup(_) = app.mode {
+        return;
+    }
+    if let Some(from) = app.selected {
+        let candidates: Vec<Move> = app
+            .destinations()
+            .into_iter()
+            .filter(|&m| m.to() == sq || king_target(m) == sq)
+            .collect();
+        match candidates.as_slice() {
+            [] => {}
+            [m] => {
+                make_move(app, *m);
+                return;
+            }
+            _ => {
+                app.overlay = Some(Overlay::Promotion { from, to: sq });
+                return;
+            }
+        }
+    }
+    let pos = app.position();
+    let own = pos.piece_at(sq).is_some_and(|p| p.color == pos.turn());
+    if !own || app.selected == Some(sq) {
+        app.selected = None;
+    } else if !app.can_move() {
+        app.info(not_your_move(app));
+    } else {
+        app.selected = Some(sq);
+    }
+}
+
+fn not_your_move(app: &App) -> &'static str {
+    if app.game.end().is_some() && app.game.at_end() {
+        "the game is over (n: new game)"
+    } else if !app.game.at_end() {
+        "go to the last move to play (end)"
+    } else {
+        "wait for the engine's move"
+    }
+}
+
+/// Plays a legal move from the user.
+pub fn make_move(app: &mut App, m: Move) {
+    app.selected = None;
+    app.hint = None;
+    app.input.clear();
+    if !app.can_move() {
+        let why = not_your_move(app);
+        app.info(why);
+        return;
+    }
+    let replaced = !app.game.at_end() && app.game.moves().get(app.game.cursor()) != Some(&m);
+    if !app.game.at_end() && !replaced {
+        app.game.set_cursor(app.game.cursor() + 1);
+        return;
+    }
+    let mover = app.position().turn();
+    app.game.play(m);
+    app.saved = false;
+    if replaced {
+        app.info("the following moves were replaced (variations come with the PGN module)");
+    }
+    if let Mode::Play(p) = &mut app.mode {
+        p.clocks.press(mover, app.now);
+        app.effects
+            .push(Effect::Autosave(Saved::capture(app).to_text()));
+    }
+}
+
+fn type_move(app: &mut App, key: EditKey) {
+    match key {
+        EditKey::Char(c) if !c.is_whitespace() => app.input.push(c),
+        EditKey::Backspace => {
+            app.input.pop();
+        }
+        EditKey::Esc => app.input.clear(),
+        EditKey::Tab => {
+            let matches = completions(app.position(), &app.input);
+            if let Some(prefix) = common_prefix(&matches) {
+                app.input = prefix;
+            }
+        }
+        EditKey::Enter => match parse_typed(app.position(), &app.input) {
+            Ok(m) => make_move(app, m),
+            Err(e) => app.error(e),
+        },
+        _ => {}
+    }
+}
+
+/// SAN or UCI, or the one legal move the text is a prefix of.
+pub fn parse_typed(pos: &Position, text: &str) -> Result<Move, String> {
+    if let Ok(m) = pos.parse_san(text) {
+        return Ok(m);
+    }
+    if let Ok(m) = pos.parse_uci(text) {
+        return Ok(m);
+    }
+    let matches = completions(pos, text);
+    match matches.as_slice() {
+        [one] => pos.parse_san(one).map_err(|e| e.to_string()),
+        [] => Err(format!("'{text}' is not a legal move here")),
+        many => Err(format!("'{text}' could be {}", many.join(", "))),
+    }
+}
+
+/// Legal moves in SAN whose SAN (or UCI) starts with `text`.
+pub fn completions(pos: &Position, text: &str) -> Vec<String> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    pos.legal_moves()
+        .iter()
+        .filter_map(|&m| {
+            let san = pos.san(m);
+            (san.starts_with(text) || pos.uci(m).starts_with(text)).then_some(san)
+        })
+        .collect()
+}
+
+fn common_prefix(words: &[String]) -> Option<String> {
+    let first = words.first()?;
+    let len = words.iter().fold(first.len(), |len, w| {
+        first
+            .bytes()
+            .zip(w.bytes())
+            .take(len)
+            .take_while(|(a, b)| a == b)
+            .count()
+    });
+    Some(first[..len].to_owned())
+}
+
+fn overlay_key(app: &mut App, key: EditKey) {
+    let Some(overlay) = app.overlay.take() else {
+        return;
+    };
+    match overlay {
+        Overlay::Help => {}
+        Overlay::ConfirmQuit => match key {
+            EditKey::Char('y' | 'Y') => {
+                save_game(app, None);
+                app.quit = true;
+            }
+            EditKey::Char('n' | 'N') => {
+                app.effects.push(Effect::ClearAutosave);
+                app.quit = true;
+            }
+            EditKey::Esc => {}
+            _ => app.overlay = Some(Overlay::ConfirmQuit),
+        },
+        Overlay::Resume(saved) => match key {
+            EditKey::Char('y' | 'Y') | EditKey::Enter => resume(app, &saved),
+            EditKey::Char('n' | 'N') | EditKey::Esc => app.effects.push(Effect::ClearAutosave),
+            _ => app.overlay = Some(Overlay::Resume(saved)),
+        },
+        Overlay::Promotion { from, to } => {
+            let role = match key {
+                EditKey::Char(c) => promotion_role(c),
+                EditKey::Enter => promotion_role('q'),
+                _ => None,
+            };
+            let chosen = role.and_then(|r| {
+                app.destinations()
+                    .into_iter()
+                    .find(|m| m.from() == from && m.to() == to && m.promotion_role() == Some(r))
+            });
+            match (chosen, key) {
+                (Some(m), _) => make_move(app, m),
+                (None, EditKey::Esc) => app.selected = None,
+                _ => app.overlay = Some(Overlay::Promotion { from, to }),
+            }
+        }
+        Overlay::NewGame(mut d) => match key {
+            EditKey::Up => {
+                d.field = d.field.saturating_sub(1);
+                app.overlay = Some(Overlay::NewGame(d));
+            }
+            EditKey::Down | EditKey::Tab => {
+                d.field = (d.field + 1) % 3;
+                app.overlay = Some(Overlay::NewGame(d));
+            }
+            EditKey::Left | EditKey::Right => {
+                let step = if key == EditKey::Left { -1 } else { 1 };
+                match d.field {
+                    0 => d.color = !d.color,
+                    1 => {
+                        d.preset =
+                            (d.preset as i32 + step).rem_euclid(PRESETS.len() as i32) as usize
+                    }
+                    _ => d.level = (i32::from(d.level) + step).clamp(1, 20) as u8,
+                }
+                app.overlay = Some(Overlay::NewGame(d));
+            }
+            EditKey::Enter => {
+                let tc = PRESETS[d.preset].parse().expect("presets parse");
+                start_play(app, Position::startpos(), d.color, tc, d.level);
+            }
+            EditKey::Esc => {}
+            _ => app.overlay = Some(Overlay::NewGame(d)),
+        },
+    }
+}
+
+fn open_new_game(app: &mut App) {
+    let tc = app.config.time_control.to_string();
+    let preset = PRESETS
+        .iter()
+        .position(|p| p.parse::<TimeControl>().ok().map(|t| t.to_string()) == Some(tc.clone()));
+    app.overlay = Some(Overlay::NewGame(NewGameDialog {
+        field: 0,
+        color: play::configured_color(&app.config, app.now),
+        preset: preset.unwrap_or(2),
+        level: app.config.level,
+    }));
+}
+
+/// Starts a game against the engine from `start`.
+pub fn start_play(app: &mut App, start: Position, human: Color, tc: TimeControl, level: u8) {
+    app.game = GameLine::new(start);
+    // Clocks start with the first move.
+    let clocks = Clocks::new(tc);
+    app.mode = Mode::Play(PlayState {
+        human,
+        level,
+        clocks,
+        recorded: false,
+        hint_pending: false,
+    });
+    app.flipped = human == Color::Black;
+    reset_view(app);
+    set_engine_options(app);
+    app.info(format!(
+        "new game: you play {} ({tc}, level {level})",
+        human.fold("White", "Black")
+    ));
+}
+
+fn resume(app: &mut App, saved: &Saved) {
+    let (start, moves) = match saved.replay() {
+        Ok(r) => r,
+        Err(e) => return app.error(e.to_string()),
+    };
+    match saved.human() {
+        Some(human) => {
+            start_play(
+                app,
+                start,
+                human,
+                saved.time_control(),
+                saved.level.unwrap_or(20),
+            );
+            if let (Mode::Play(p), Some((w, b))) = (&mut app.mode, saved.remaining()) {
+                p.clocks
+                    .set_remaining(crate::chess::ByColor { white: w, black: b });
+            }
+        }
+        None => enter_analyse_from(app, start),
+    }
+    for m in moves {
+        app.game.play(m);
+    }
+    if let Mode::Play(p) = &mut app.mode
+        && !app.game.is_empty()
+    {
+        p.clocks.start(app.game.last().turn(), app.now);
+    }
+    app.info("resumed the game from last time");
+}
+
+fn reset_view(app: &mut App) {
+    app.selected = None;
+    app.hint = None;
+    app.input.clear();
+    app.lines.clear();
+    app.lines_root = None;
+    app.saved = true;
+}
+
+pub fn set_engine_options(app: &mut App) {
+    let (multipv, level) = match &app.mode {
+        Mode::Play(p) => (1, p.level),
+        _ => (app.config.multipv, 20),
+    };
+    app.engine(EngineCommand::Options(EngineOptions {
+        hash_mb: app.config.hash_mb,
+        threads: app.config.threads,
+        multipv,
+        level,
+    }));
+}
+
+/// Analyse mode on the current game (keeping it).
+pub fn enter_analyse(app: &mut App) {
+    if let Mode::Play(p) = &mut app.mode {
+        p.clocks.stop(app.now);
+    }
+    if !matches!(app.mode, Mode::Analyse(_)) {
+        app.mode = Mode::Analyse(AnalyseState::default());
+        set_engine_options(app);
+    }
+}
+
+/// Analyse mode on a new line starting at `start`.
+pub fn enter_analyse_from(app: &mut App, start: Position) {
+    app.game = GameLine::new(start);
+    reset_view(app);
+    app.mode = Mode::Analyse(AnalyseState::default());
+    set_engine_options(app);
+}
+
+fn enter_setup(app: &mut App) {
+    app.mode = Mode::Setup(SetupState::from_position(app.position()));
+    app.selected = None;
+}
+
+fn setup_key(app: &mut App, key: EditKey) {
+    let Mode::Setup(s) = &mut app.mode else {
+        return;
+    };
+    let flip = app.flipped;
+    let step = |sq: Square, df: i32, dr: i32| {
+        let (df, dr) = if flip { (-df, -dr) } else { (df, dr) };
+        let f = (sq.file().index() as i32 + df).clamp(0, 7);
+        let r = (sq.rank().index() as i32 + dr).clamp(0, 7);
+        Square::new((r * 8 + f) as u32)
+    };
+    match key {
+        EditKey::Left => s.cursor = step(s.cursor, -1, 0),
+        EditKey::Right => s.cursor = step(s.cursor, 1, 0),
+        EditKey::Up => s.cursor = step(s.cursor, 0, 1),
+        EditKey::Down => s.cursor = step(s.cursor, 0, -1),
+        EditKey::Char(' ' | 'x') | EditKey::Backspace => s.put(None),
+        EditKey::Char(
+            c @ ('p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K'),
+        ) => {
+            s.put(Piece::from_char(c));
+        }
+        EditKey::Tab | EditKey::Char('w') => s.toggle_turn(),
+        EditKey::Char(c @ '1'..='4') => s.toggle_castling(c as usize - '1' as usize),
+        EditKey::Char('c') => s.clear(),
+        EditKey::Char('s') => *s = SetupState::from_position(&Position::startpos()),
+        EditKey::Char('f') => open_prompt(app, PromptKind::Fen),
+        EditKey::Enter => match s.build() {
+            Ok(pos) => {
+                enter_analyse_from(app, pos);
+                app.info("position set up; space starts the engine, n plays it");
+            }
+            Err(e) => s.error = Some(e),
+        },
+        EditKey::Esc => enter_analyse(app),
+        _ => {}
+    }
+}
+
+fn start_game_pass(app: &mut App) {
+    enter_analyse(app);
+    if let Mode::Analyse(a) = &mut app.mode {
+        a.infinite = false;
+        a.game_pass = Some(0);
+    }
+}
+
+/// Saves the game as PGN: appended to `path`, or to the games file.
+pub fn save_game(app: &mut App, path: Option<std::path::PathBuf>) {
+    let Some(path) = path.or_else(|| app.games_file.clone()) else {
+        return app.error("no data directory to save games in");
+    };
+    let text = play::pgn_text(app);
+    app.effects.push(Effect::WriteFile {
+        path,
+        contents: text,
+        append: true,
+    });
+    app.saved = true;
+    if let Mode::Play(p) = &mut app.mode {
+        p.recorded = true;
+    }
+}
+
+fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
+    let Some(search) = app.search.as_ref().filter(|s| s.id == id) else {
+        return;
+    };
+    let (purpose, ply) = (search.purpose, search.ply);
+    match event {
+        EngineEvent::Info(info) => {
+            if app.lines_root.as_ref() != Some(&search.root) {
+                app.lines.clear();
+                app.lines_root = Some(search.root.clone());
+            }
+            if info.multipv == 1
+                && let Some(score) = info.score
+            {
+                app.game.set_eval(ply, score);
+            }
+            let slot = (info.multipv.max(1) - 1) as usize;
+            if slot < app.lines.len() {
+                app.lines[slot] = info;
+            } else {
+                app.lines.push(info);
+            }
+        }
+        EngineEvent::BestMove { best, .. } => {
+            app.search = None;
+            match purpose {
+                Purpose::Opponent => play::engine_moved(app, ply, best),
+                Purpose::Hint => {
+                    if let (Some(m), Mode::Play(p)) = (best, &mut app.mode) {
+                        p.hint_pending = false;
+                        app.hint = Some(m);
+                        let san = app.game.last().san(m);
+                        app.info(format!("hint: {san}"));
+                    }
+                }
+                Purpose::GamePass => {
+                    if let Mode::Analyse(a) = &mut app.mode {
+                        a.game_pass = (ply < app.game.len()).then_some(ply + 1);
+                        if a.game_pass.is_none() {
+                            app.info("game analysis finished");
+                        }
+                    }
+                }
+                Purpose::Analysis => {}
+            }
+        }
+    }
+}
+
+/// What the engine should be doing for the current state.
+fn wanted_search(app: &App) -> Option<(Purpose, usize, GoLimits)> {
+    if matches!(app.overlay, Some(Overlay::Resume(_) | Overlay::NewGame(_))) {
+        return None;
+    }
+    match &app.mode {
+        Mode::Play(p) => {
+            let end = app.game.len();
+            if app.game.end().is_some() {
+                None
+            } else if app.game.last().turn() != p.human {
+                Some((Purpose::Opponent, end, app.opponent_limits()))
+            } else if p.hint_pending {
+                Some((
+                    Purpose::Hint,
+                    end,
+                    GoLimits::MoveTime(std::time::Duration::from_secs(1)),
+                ))
+            } else {
+                None
+            }
+        }
+        Mode::Analyse(a) => match a.game_pass {
+            Some(ply) => Some((
+                Purpose::GamePass,
+                ply,
+                GoLimits::MoveTime(std::time::Duration::from_millis(play::GAME_PASS_MS)),
+            )),
+            None if a.infinite && app.position().outcome(&[]).is_none() => {
+                Some((Purpose::Analysis, app.game.cursor(), GoLimits::Infinite))
+            }
+            None => None,
+        },
+        Mode::Setup(_) => None,
+    }
+}
+
+/// Starts, replaces or stops the search so it matches `wanted_search`.
+fn sync_engine(app: &mut App) {
+    let wanted = wanted_search(app);
+    let current = app
+        .search
+        .as_ref()
+        .map(|s| (s.purpose, s.ply, s.root.clone()));
+    let same = match (&wanted, &current) {
+        (Some((p, ply, _)), Some((cp, cply, root))) => {
+            p == cp && ply == cply && root == app.game.position(*ply)
+        }
+        (None, None) => true,
+        _ => false,
+    };
+    if same {
+        return;
+    }
+    if app.search.take().is_some() {
+        app.engine(EngineCommand::Stop);
+    }
+    if let Some((purpose, ply, limits)) = wanted {
+        let id = app.next_search_id;
+        app.next_search_id += 1;
+        let root = app.game.position(ply).clone();
+        app.engine(EngineCommand::Go {
+            id,
+            start: Box::new(app.game.start().clone()),
+            moves: app.game.moves()[..ply].to_vec(),
+            limits,
+        });
+        app.search = Some(Search {
+            id,
+            purpose,
+            ply,
+            root,
+            started: app.now,
+        });
+    }
+}

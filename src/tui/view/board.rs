@@ -1,0 +1,156 @@
+//! The board: squares, pieces, coordinates and highlights.
+
+use ratatui::buffer::Buffer;
+use ratatui::style::{Color as Tc, Modifier, Style};
+
+use crate::chess::{Color, Piece, Square};
+
+use crate::tui::app::{App, Mode};
+use crate::tui::game::king_target;
+use crate::tui::layout::Areas;
+
+const LIGHT: Tc = Tc::Rgb(240, 217, 181);
+const DARK: Tc = Tc::Rgb(181, 136, 99);
+const LAST_LIGHT: Tc = Tc::Rgb(205, 210, 106);
+const LAST_DARK: Tc = Tc::Rgb(170, 162, 58);
+const SELECTED: Tc = Tc::Rgb(100, 160, 220);
+const CHECK: Tc = Tc::Rgb(220, 70, 60);
+const HINT: Tc = Tc::Rgb(120, 200, 140);
+const TARGET: Tc = Tc::Rgb(40, 90, 40);
+const WHITE_PIECE: Tc = Tc::Rgb(255, 255, 255);
+const BLACK_PIECE: Tc = Tc::Rgb(0, 0, 0);
+
+/// How a piece is drawn: filled glyphs coloured by side, outline/filled without colour, or letters.
+pub fn glyph(piece: Piece, ascii: bool, colors: bool) -> char {
+    if ascii {
+        return piece.char();
+    }
+    let filled = ['♟', '♞', '♝', '♜', '♛', '♚'];
+    let outline = ['♙', '♘', '♗', '♖', '♕', '♔'];
+    let i = piece.role.index();
+    if colors || piece.color == Color::Black {
+        filled[i]
+    } else {
+        outline[i]
+    }
+}
+
+pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
+    let pos = app.position();
+    let setup = match &app.mode {
+        Mode::Setup(s) => Some(s),
+        _ => None,
+    };
+    let pieces = |sq: Square| setup.map_or_else(|| pos.piece_at(sq), |s| s.piece_at(sq));
+    let (cursor, selected) = setup.map_or((app.cursor, app.selected), |s| (s.cursor, None));
+    let last = app.game.last_move().map(|(m, _)| m);
+    let dests = app.destinations();
+    let check =
+        (pos.in_check() && !matches!(app.mode, Mode::Setup(_))).then(|| pos.king(pos.turn()));
+    for i in 0..64 {
+        let sq = Square::new(i);
+        let rect = areas.square_rect(sq, app.flipped);
+        let light = (sq.file().index() + sq.rank().index()) % 2 == 1;
+        let is_last = last.is_some_and(|m| m.from() == sq || king_target(m) == sq);
+        let is_hint = app
+            .hint
+            .is_some_and(|m| m.from() == sq || king_target(m) == sq);
+        let is_dest = dests.iter().any(|&m| m.to() == sq || king_target(m) == sq);
+        let mut style = Style::default();
+        if app.colors {
+            let bg = if Some(sq) == selected {
+                SELECTED
+            } else if check == Some(sq) {
+                CHECK
+            } else if is_hint {
+                HINT
+            } else if is_last {
+                if light { LAST_LIGHT } else { LAST_DARK }
+            } else if light {
+                LIGHT
+            } else {
+                DARK
+            };
+            style = style.bg(bg);
+        } else if Some(sq) == selected || check == Some(sq) {
+            style = style.add_modifier(Modifier::REVERSED);
+        } else if is_last || is_hint {
+            style = style.add_modifier(Modifier::UNDERLINED);
+        }
+        buf.set_style(rect, style);
+        if !app.colors && !light && rect.width >= 3 {
+            // Mark dark squares without colour.
+            buf[(rect.x, rect.y)].set_char('·');
+        }
+        let mid = (rect.x + rect.width / 2, rect.y + rect.height / 2);
+        if let Some(p) = pieces(sq) {
+            let mut ps = Style::default().add_modifier(Modifier::BOLD);
+            if app.colors {
+                ps = ps.fg(p.color.fold(WHITE_PIECE, BLACK_PIECE));
+            }
+            buf[mid]
+                .set_char(glyph(p, app.config.ascii, app.colors))
+                .set_style(ps);
+            if is_dest {
+                // A capture target: corner marks.
+                buf[(rect.x, rect.y)]
+                    .set_char('◣')
+                    .set_style(target_style(app));
+                if rect.width > 2 {
+                    buf[(rect.right() - 1, rect.y)]
+                        .set_char('◢')
+                        .set_style(target_style(app));
+                }
+            }
+        } else if is_dest {
+            buf[mid]
+                .set_char(if app.config.ascii { '*' } else { '●' })
+                .set_style(target_style(app));
+        }
+        if sq == cursor {
+            let cs = if app.colors {
+                Style::default()
+                    .fg(Tc::Rgb(30, 60, 200))
+                    .add_modifier(Modifier::BOLD)
+            } else {
+                Style::default().add_modifier(Modifier::BOLD)
+            };
+            buf[(rect.x, mid.1)].set_char('[').set_style(cs);
+            if rect.width > 1 {
+                buf[(rect.right() - 1, mid.1)].set_char(']').set_style(cs);
+            }
+        }
+    }
+    if app.config.coordinates {
+        coordinates(app, areas, buf);
+    }
+}
+
+fn target_style(app: &App) -> Style {
+    if app.colors {
+        Style::default().fg(TARGET)
+    } else {
+        Style::default().add_modifier(Modifier::BOLD)
+    }
+}
+
+fn coordinates(app: &App, areas: &Areas, buf: &mut Buffer) {
+    let style = Style::default().add_modifier(Modifier::DIM);
+    let b = areas.board;
+    for i in 0..8u32 {
+        let file_sq = Square::from_coords(crate::chess::File::new(i), crate::chess::Rank::new(0));
+        let r = areas.square_rect(file_sq, app.flipped);
+        if b.bottom() < buf.area.bottom() {
+            buf[(r.x + r.width / 2, b.bottom())]
+                .set_char(file_sq.file().char())
+                .set_style(style);
+        }
+        let rank_sq = Square::from_coords(crate::chess::File::new(0), crate::chess::Rank::new(i));
+        let r = areas.square_rect(rank_sq, app.flipped);
+        if b.x >= 2 {
+            buf[(b.x - 2, r.y + r.height / 2)]
+                .set_char(char::from(b'1' + i as u8))
+                .set_style(style);
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! The evaluation graph of the game: White's view in pawns, clamped, the current move marked,
+//! mistakes marked, whole-game analysis progress in the title.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color as Tc, Modifier, Style};
+use ratatui::symbols::Marker;
+use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Widget};
+
+use crate::tui::app::{App, Mode};
+use crate::tui::review::{Judgement, judge_move};
+
+/// The graph shows scores within ±CLAMP pawns.
+pub const CLAMP: f64 = 5.0;
+
+/// (ply, pawns) points of the known evaluations.
+pub fn points(app: &App) -> Vec<(f64, f64)> {
+    app.game
+        .evals()
+        .iter()
+        .enumerate()
+        .filter_map(|(ply, e)| {
+            e.map(|s| {
+                (
+                    ply as f64,
+                    (f64::from(s.as_cp()) / 100.0).clamp(-CLAMP, CLAMP),
+                )
+            })
+        })
+        .collect()
+}
+
+pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let title = match &app.mode {
+        Mode::Analyse(a) if a.game_pass.is_some() => {
+            let done = a.game_pass.unwrap_or(0);
+            format!(" Evaluation: analysing {done}/{} ", app.game.len())
+        }
+        _ => " Evaluation ".to_owned(),
+    };
+    let data = points(app);
+    let cursor = app.game.cursor() as f64;
+    let marker_line = [(cursor, -CLAMP), (cursor, CLAMP)];
+    let zero = [(0.0, 0.0), (app.game.len().max(1) as f64, 0.0)];
+    let mut marks: [Vec<(f64, f64)>; 3] = Default::default();
+    for i in 0..app.game.len() {
+        if let Some(j) = judge_move(&app.game, i) {
+            let y = data
+                .iter()
+                .find(|p| p.0 == (i + 1) as f64)
+                .map_or(0.0, |p| p.1);
+            let k = match j {
+                Judgement::Inaccuracy => 0,
+                Judgement::Mistake => 1,
+                Judgement::Blunder => 2,
+            };
+            marks[k].push(((i + 1) as f64, y));
+        }
+    }
+    let color = |c: Tc| {
+        if app.colors {
+            Style::default().fg(c)
+        } else {
+            Style::default()
+        }
+    };
+    let mut sets = vec![
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(color(Tc::DarkGray))
+            .data(&zero),
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(color(Tc::Blue))
+            .data(&marker_line),
+        Dataset::default()
+            .marker(Marker::Braille)
+            .graph_type(GraphType::Line)
+            .style(color(Tc::White).add_modifier(Modifier::BOLD))
+            .data(&data),
+    ];
+    for (k, c) in [Tc::Yellow, Tc::LightRed, Tc::Red].into_iter().enumerate() {
+        sets.push(
+            Dataset::default()
+                .marker(Marker::Dot)
+                .graph_type(GraphType::Scatter)
+                .style(color(c).add_modifier(Modifier::BOLD))
+                .data(&marks[k]),
+        );
+    }
+    let chart = Chart::new(sets)
+        .block(Block::default().borders(Borders::TOP).title(title))
+        .x_axis(Axis::default().bounds([0.0, app.game.len().max(1) as f64]))
+        .y_axis(Axis::default().bounds([-CLAMP, CLAMP]));
+    chart.render(area, buf);
+}
+
+/// The ply under column `x` of a graph drawn in `area`.
+pub fn ply_at(app: &App, area: Rect, x: u16) -> Option<usize> {
+    if area.width == 0 || x < area.x || x >= area.right() {
+        return None;
+    }
+    let len = app.game.len().max(1) as f64;
+    let frac = f64::from(x - area.x) / f64::from(area.width.saturating_sub(1).max(1));
+    Some((frac * len).round() as usize)
+}

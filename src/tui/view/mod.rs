@@ -1,0 +1,59 @@
+//! `render(&App, &mut Frame)`: draws the state, never changes it.
+
+mod board;
+pub mod engine;
+mod evalbar;
+pub mod graph;
+pub mod moves;
+mod overlay;
+mod reference;
+mod status;
+
+use ratatui::Frame;
+
+use super::app::App;
+use super::layout;
+
+pub use board::glyph;
+
+/// Below this size only a request to enlarge the terminal is shown.
+pub const MIN_SIZE: (u16, u16) = (40, 12);
+
+pub fn render(app: &App, frame: &mut Frame) {
+    let area = frame.area();
+    if area.width < MIN_SIZE.0 || area.height < MIN_SIZE.1 {
+        let text = format!("kibitzer needs {}x{}", MIN_SIZE.0, MIN_SIZE.1);
+        frame.render_widget(
+            ratatui::widgets::Paragraph::new(text).wrap(ratatui::widgets::Wrap { trim: true }),
+            area,
+        );
+        return;
+    }
+    let areas = layout::compute(area, app.config.coordinates);
+    let buf = frame.buffer_mut();
+    evalbar::render(
+        app.shown_eval(),
+        app.flipped,
+        app.colors,
+        areas.evalbar,
+        buf,
+    );
+    board::render(app, &areas, buf);
+    let side = areas.side_panels(app.reference_lines());
+    moves::render(app, side.moves, buf);
+    if side.reference.height > 0 {
+        reference::render(app, side.reference, buf);
+    }
+    engine::render(app, side.engine, buf);
+    if side.graph.height >= 3 {
+        graph::render(app, side.graph, buf);
+    }
+    status::render_status(app, areas.status, buf);
+    status::render_input(app, areas.input, buf);
+    if let Some(o) = &app.overlay {
+        overlay::render(app, o, area, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,132 @@
+//! Dialogs drawn over the board: help, quit confirmation, resume, new game, promotion.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
+
+use crate::tui::app::{App, Overlay};
+use crate::tui::clock::PRESETS;
+use crate::tui::commands::COMMAND_HELP;
+use crate::tui::keymap::COMMANDS;
+
+fn centered(area: Rect, w: u16, h: u16) -> Rect {
+    let w = w.min(area.width);
+    let h = h.min(area.height);
+    Rect::new(
+        area.x + (area.width - w) / 2,
+        area.y + (area.height - h) / 2,
+        w,
+        h,
+    )
+}
+
+pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let (title, lines, w): (&str, Vec<Line>, u16) = match overlay {
+        Overlay::Help => {
+            let mut lines = vec![Line::styled("Keys", bold)];
+            for (command, _, _, help) in COMMANDS {
+                let key = app
+                    .config
+                    .keys
+                    .key_for(command)
+                    .map_or("-".into(), |k| k.to_string());
+                lines.push(Line::raw(format!("{key:>8}  {help}")));
+            }
+            lines.push(Line::raw(
+                "  arrows  move the cursor; enter picks up / drops a piece",
+            ));
+            lines.push(Line::raw(
+                "   mouse  click or drag pieces; wheel steps through moves",
+            ));
+            lines.push(Line::raw(
+                "  typing  a-h, N B R Q K, O start a move: e4, Nf3, O-O, e2e4; tab completes",
+            ));
+            lines.push(Line::raw("  ctrl-c  quit"));
+            lines.push(Line::styled("Commands (:)", bold));
+            for (c, help) in COMMAND_HELP {
+                lines.push(Line::raw(format!("  :{c}  {help}")));
+            }
+            lines.push(Line::styled(
+                "any key closes this",
+                Style::default().add_modifier(Modifier::DIM),
+            ));
+            ("Help", lines, 84)
+        }
+        Overlay::ConfirmQuit => (
+            "Quit",
+            vec![
+                Line::raw("The game is not saved. Save it as PGN before quitting?"),
+                Line::raw(""),
+                Line::styled(
+                    "y: save and quit   n: quit without saving   esc: stay",
+                    bold,
+                ),
+            ],
+            60,
+        ),
+        Overlay::Resume(saved) => (
+            "Resume",
+            vec![
+                Line::raw(format!(
+                    "An unfinished {} from last time ({} moves) was saved.",
+                    if saved.human.is_some() {
+                        "game"
+                    } else {
+                        "analysis"
+                    },
+                    saved.moves.len()
+                )),
+                Line::raw(""),
+                Line::styled("y/enter: resume   n/esc: discard it", bold),
+            ],
+            60,
+        ),
+        Overlay::NewGame(d) => {
+            let mark = |i: usize| if d.field == i { "▶ " } else { "  " };
+            (
+                "New game",
+                vec![
+                    Line::raw(format!(
+                        "{}You play   ◀ {} ▶",
+                        mark(0),
+                        d.color.fold("White", "Black")
+                    )),
+                    Line::raw(format!("{}Time       ◀ {} ▶", mark(1), PRESETS[d.preset])),
+                    Line::raw(format!("{}Level      ◀ {} ▶  (1-20)", mark(2), d.level)),
+                    Line::raw(""),
+                    Line::styled(
+                        "up/down: field  left/right: change  enter: start  esc: cancel",
+                        Style::default().add_modifier(Modifier::DIM),
+                    ),
+                    Line::styled(
+                        "custom time control: :play 7+2 level 12 black",
+                        Style::default().add_modifier(Modifier::DIM),
+                    ),
+                ],
+                66,
+            )
+        }
+        Overlay::Promotion { .. } => (
+            "Promote",
+            vec![Line::styled(
+                "q: queen  r: rook  b: bishop  n: knight  esc: cancel",
+                bold,
+            )],
+            56,
+        ),
+    };
+    let h = lines.len() as u16 + 2;
+    let rect = centered(area, w, h);
+    Clear.render(rect, buf);
+    Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(
+            Block::default()
+                .borders(Borders::ALL)
+                .title(format!(" {title} ")),
+        )
+        .render(rect, buf);
+}

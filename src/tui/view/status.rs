@@ -1,0 +1,140 @@
+//! The status line (mode, side to move, clocks, result, messages) and the input line below it.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Color as Tc, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use crate::chess::Color;
+
+use crate::tui::app::{App, Mode, Severity};
+use crate::tui::clock::format_clock;
+use crate::tui::keymap::Command;
+use crate::tui::update::completions;
+
+pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
+    let bold = Style::default().add_modifier(Modifier::BOLD);
+    let mut spans = vec![Span::styled(
+        format!(" {} ", app.mode.name()),
+        bold.add_modifier(Modifier::REVERSED),
+    )];
+    let pos = app.position();
+    let state = match (&app.mode, app.game.end()) {
+        (Mode::Setup(s), _) => format!(" {} to move", s.turn().fold("White", "Black")),
+        (_, Some(end)) if app.game.at_end() => format!(" {} {end}", end.result()),
+        _ => {
+            let check = if pos.in_check() { ", check" } else { "" };
+            format!(" {} to move{check}", pos.turn().fold("White", "Black"))
+        }
+    };
+    spans.push(Span::styled(state, bold));
+    if let Some(clocks) = app.clocks() {
+        for color in [Color::White, Color::Black] {
+            let t = format_clock(clocks.remaining(color, app.now));
+            let who = match app.human() {
+                Some(h) if h == color => "you",
+                Some(_) => "engine",
+                None => "",
+            };
+            let mut style = Style::default();
+            if clocks.running() == Some(color) {
+                style = style.add_modifier(Modifier::BOLD | Modifier::REVERSED);
+            }
+            spans.push(Span::raw("  "));
+            spans.push(Span::styled(
+                format!(" {} {who} {t} ", color.fold("W", "B")),
+                style,
+            ));
+        }
+    }
+    if let Mode::Play(p) = &app.mode {
+        spans.push(Span::raw(format!("  level {}", p.level)));
+    }
+    Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
+    let dim = Style::default().add_modifier(Modifier::DIM);
+    let line = if let Some(prompt) = &app.prompt {
+        Line::from(vec![
+            Span::styled(
+                prompt.kind.label(),
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(prompt.text.clone()),
+            Span::styled("█", Style::default().add_modifier(Modifier::SLOW_BLINK)),
+        ])
+    } else if let Mode::Setup(s) = &app.mode {
+        let error = s.error.as_deref().unwrap_or("");
+        Line::from(vec![
+            Span::styled(
+                error.to_owned(),
+                Style::default().add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(
+                format!(
+                    "{}PNBRQK/pnbrqk put, x clear, tab side, 1-4 castling KQkq {}, c empty, s start, f FEN, enter done, esc cancel",
+                    if error.is_empty() { "" } else { "  " },
+                    castling(&s.castling)
+                ),
+                dim,
+            ),
+        ])
+    } else if let Some((severity, text)) = &app.message
+        && app.input.is_empty()
+    {
+        let style = match (severity, app.colors) {
+            (Severity::Error, true) => Style::default()
+                .fg(Tc::LightRed)
+                .add_modifier(Modifier::BOLD),
+            (Severity::Error, false) => Style::default().add_modifier(Modifier::BOLD),
+            (Severity::Info, _) => Style::default(),
+        };
+        Line::styled(format!(" {text}"), style)
+    } else if !app.input.is_empty() {
+        let matches = completions(app.position(), &app.input);
+        let shown = matches
+            .iter()
+            .take(12)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ");
+        Line::from(vec![
+            Span::styled("move: ", Style::default().add_modifier(Modifier::BOLD)),
+            Span::raw(app.input.clone()),
+            Span::styled("█", Style::default()),
+            Span::styled(format!("   {shown}"), dim),
+        ])
+    } else {
+        let key = |c: Command| {
+            app.config
+                .keys
+                .key_for(c)
+                .map_or("-".to_owned(), |k| k.to_string())
+        };
+        Line::styled(
+            format!(
+                " type a move (e4, Nf3) or arrows+enter · {} help · {} command · {} new · {} flip · {} takeback · {} quit",
+                key(Command::Help),
+                key(Command::CommandLine),
+                key(Command::NewGame),
+                key(Command::Flip),
+                key(Command::Takeback),
+                key(Command::Quit)
+            ),
+            dim,
+        )
+    };
+    Paragraph::new(line).render(area, buf);
+}
+
+fn castling(c: &[bool; 4]) -> String {
+    let s: String = ['K', 'Q', 'k', 'q']
+        .iter()
+        .zip(c)
+        .filter(|&(_, on)| *on)
+        .map(|(ch, _)| *ch)
+        .collect();
+    if s.is_empty() { "-".into() } else { s }
+}

@@ -1,0 +1,173 @@
+//! Rendering tests on ratatui's TestBackend at several sizes.
+
+use std::time::Instant;
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::buffer::Buffer;
+
+use crate::chess::{Color, Square};
+
+use crate::tui::app::App;
+use crate::tui::engine_link::{PvInfo, Score};
+use crate::tui::layout;
+use crate::tui::tests::{keys, playing};
+
+fn draw(app: &App, w: u16, h: u16) -> Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
+    terminal.draw(|f| super::render(app, f)).unwrap();
+    terminal.backend().buffer().clone()
+}
+
+fn text(buf: &Buffer) -> String {
+    let mut s = String::new();
+    for y in 0..buf.area.height {
+        for x in 0..buf.area.width {
+            s.push_str(buf[(x, y)].symbol());
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn symbol_at_square(app: &App, buf: &Buffer, sq: Square) -> String {
+    let areas = layout::compute(buf.area, app.config.coordinates);
+    let r = areas.square_rect(sq, app.flipped);
+    buf[(r.x + r.width / 2, r.y + r.height / 2)]
+        .symbol()
+        .to_owned()
+}
+
+/// A short game with evaluations, engine lines and a move to show.
+fn sample() -> App {
+    let mut app = playing(Color::White);
+    app.book = None;
+    crate::tui::update::enter_analyse(&mut app);
+    keys(
+        &mut app,
+        "e4<Enter>e5<Enter>Nf3<Enter>Nc6<Enter>Bb5<Enter>a6<Enter>",
+    );
+    for (ply, cp) in [20, 25, 30, 28, 35, 40, 400].into_iter().enumerate() {
+        app.game.set_eval(ply, Score::Cp(cp));
+    }
+    app.lines_root = Some(app.position().clone());
+    app.lines = vec![PvInfo {
+        multipv: 1,
+        depth: 18,
+        seldepth: 24,
+        score: Some(Score::Cp(400)),
+        nodes: 1_234_567,
+        nps: 2_000_000,
+        hashfull: 123,
+        pv: vec![app.position().parse_uci("b5a4").unwrap()],
+        ..PvInfo::default()
+    }];
+    app
+}
+
+#[test]
+fn board_move_list_engine_and_graph_at_several_sizes() {
+    let app = sample();
+    for (w, h) in [(80, 24), (120, 40), (200, 60)] {
+        let buf = draw(&app, w, h);
+        let screen = text(&buf);
+        assert_eq!(
+            symbol_at_square(&app, &buf, Square::E1),
+            "♚",
+            "{w}x{h}\n{screen}"
+        );
+        assert_eq!(symbol_at_square(&app, &buf, Square::B5), "♝", "{w}x{h}");
+        assert_eq!(symbol_at_square(&app, &buf, Square::A6), "♟", "{w}x{h}");
+        assert_eq!(symbol_at_square(&app, &buf, Square::E2), " ", "{w}x{h}");
+        assert!(
+            screen.contains("1. e4 e5 2. Nf3 Nc6 3. Bb5 a6??"),
+            "{w}x{h}\n{screen}"
+        );
+        assert!(screen.contains("+4.00 4.Ba4"), "{w}x{h}\n{screen}");
+        assert!(screen.contains("d18/24"), "{w}x{h}\n{screen}");
+        assert!(screen.contains("Evaluation"), "{w}x{h}\n{screen}");
+        assert!(
+            screen
+                .chars()
+                .any(|c| ('\u{2801}'..='\u{28ff}').contains(&c)),
+            "braille graph"
+        );
+        assert!(screen.contains("ANALYSE"));
+    }
+}
+
+#[test]
+fn flipped_ascii_and_no_color() {
+    let mut app = sample();
+    app.flipped = true;
+    app.config.ascii = true;
+    app.colors = false;
+    let buf = draw(&app, 80, 24);
+    assert_eq!(symbol_at_square(&app, &buf, Square::E1), "K");
+    assert_eq!(symbol_at_square(&app, &buf, Square::E8), "k");
+    let areas = layout::compute(buf.area, true);
+    // Flipped: h1 in the top-left corner.
+    assert_eq!(
+        areas.square_at(areas.board.x, areas.board.y, true),
+        Some(Square::H1)
+    );
+    for y in 0..24 {
+        for x in 0..80 {
+            let c = &buf[(x, y)];
+            assert_eq!(c.fg, ratatui::style::Color::Reset, "colour at {x},{y}");
+            assert_eq!(c.bg, ratatui::style::Color::Reset, "colour at {x},{y}");
+        }
+    }
+}
+
+#[test]
+fn highlights_selected_piece_and_destinations() {
+    let mut app = playing(Color::White);
+    keys(&mut app, "<Enter>");
+    let buf = draw(&app, 80, 24);
+    for sq in [Square::E3, Square::E4] {
+        assert_eq!(symbol_at_square(&app, &buf, sq), "●");
+    }
+    let areas = layout::compute(buf.area, true);
+    let e2 = areas.square_rect(Square::E2, false);
+    let d2 = areas.square_rect(Square::D2, false);
+    // The selected square is coloured apart from its neighbours.
+    assert_ne!(buf[(e2.x + 1, e2.y)].bg, buf[(d2.x + 1, d2.y)].bg);
+}
+
+#[test]
+fn overlays_prompts_and_tiny_terminals() {
+    let mut app = playing(Color::White);
+    for (input, expect) in [("?", "Keys"), ("n", "New game"), (":fen x", ":fen x")] {
+        keys(&mut app, "<Esc>");
+        keys(&mut app, input);
+        let screen = text(&draw(&app, 80, 24));
+        assert!(screen.contains(expect), "{input}\n{screen}");
+        keys(&mut app, "<Esc>");
+    }
+    keys(&mut app, "<Esc>Nf");
+    let screen = text(&draw(&app, 80, 24));
+    assert!(screen.contains("move: Nf"), "{screen}");
+    assert!(
+        screen.contains("Nf3 Nh3") || screen.contains("Nf3"),
+        "{screen}"
+    );
+    for (w, h) in [(1, 1), (20, 5), (40, 12), (300, 100)] {
+        draw(&app, w, h);
+    }
+}
+
+#[test]
+fn frame_render_time_at_200x60() {
+    let app = sample();
+    let mut terminal = Terminal::new(TestBackend::new(200, 60)).unwrap();
+    let frames = 200;
+    let start = Instant::now();
+    for _ in 0..frames {
+        terminal.draw(|f| super::render(&app, f)).unwrap();
+    }
+    let per_frame = start.elapsed() / frames;
+    eprintln!("render 200x60: {per_frame:?} per frame");
+    // The bar is 2 ms; allow slack for a loaded test machine.
+    assert!(per_frame.as_millis() < 20, "{per_frame:?}");
+}
