@@ -145,7 +145,7 @@ impl Default for EngineOptions {
             hash_mb: 64,
             threads: 1,
             multipv: 1,
-            move_overhead: Duration::from_millis(30),
+            move_overhead: Duration::from_millis(50),
             strength: None,
         }
     }

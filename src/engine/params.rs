@@ -61,15 +61,15 @@ pub const HIST_BONUS_MAX: i32 = 1200;
 pub const HIST_LIMIT: i32 = 16384;
 
 /// Time management (clock games).
-pub const TIME_DEFAULT_MOVES_TO_GO: u32 = 26;
+pub const TIME_DEFAULT_MOVES_TO_GO: u32 = 30;
 pub const TIME_MAX_MOVES_TO_GO: u32 = 50;
-/// Share of the increment spent per move, in percent.
-pub const TIME_INC_PERCENT: u64 = 75;
+/// How many future moves' overhead is held back from the clock.
+pub const TIME_OVERHEAD_MOVES: u32 = 15;
 /// The hard limit is at most this many soft limits and this percent of the remaining clock.
 pub const TIME_HARD_FACTOR: u64 = 4;
 pub const TIME_HARD_MAX_PERCENT: u64 = 40;
 /// Soft-limit scale (percent) by how many iterations the best move has not changed (0..=4+).
-pub const TIME_STABILITY_SCALE: [u64; 5] = [250, 120, 90, 80, 70];
+pub const TIME_STABILITY_SCALE: [u64; 5] = [160, 120, 90, 80, 70];
 /// Extra soft time (percent per 10 cp) when the score dropped from the previous iteration.
 pub const TIME_SCORE_DROP_PER_10CP: u64 = 6;
 pub const TIME_SCORE_DROP_MAX: u64 = 100;

@@ -24,20 +24,23 @@ pub struct TimeManager {
     last_score: Option<i32>,
 }
 
-/// Soft and hard budgets for one move from our clock.
+/// Soft and hard budgets for one move from our clock. The moves still to come cost the overhead
+/// (GUI and pipe latency) too, so the pool shared out is the clock plus the increments to come,
+/// less the overhead of the next few moves.
 fn clock_budget(
     time: Duration,
     inc: Duration,
     moves_to_go: Option<u32>,
     overhead: Duration,
 ) -> (Duration, Duration) {
-    let available = time.saturating_sub(overhead).max(Duration::from_millis(1));
     let mtg = moves_to_go
         .unwrap_or(TIME_DEFAULT_MOVES_TO_GO)
         .clamp(1, TIME_MAX_MOVES_TO_GO);
-    let hard_cap = available * TIME_HARD_MAX_PERCENT as u32 / 100;
-    let soft = (available / mtg + inc * TIME_INC_PERCENT as u32 / 100).min(hard_cap);
-    let hard = (soft * TIME_HARD_FACTOR as u32).min(hard_cap);
+    let pool = (time + inc * (mtg - 1)).saturating_sub(overhead * mtg.min(TIME_OVERHEAD_MOVES));
+    let ceiling = time.saturating_sub(overhead) * TIME_HARD_MAX_PERCENT as u32 / 100;
+    let floor = Duration::from_millis(1);
+    let soft = (pool / mtg).min(ceiling).max(floor);
+    let hard = (soft * TIME_HARD_FACTOR as u32).min(ceiling).max(floor);
     (soft, hard)
 }
 
@@ -133,6 +136,20 @@ mod tests {
         Duration::from_millis(n)
     }
 
+    fn clock_at(time: Duration, inc: u64) -> SearchLimits {
+        SearchLimits::clock(Clock {
+            time: ByColor {
+                white: time,
+                black: ms(1),
+            },
+            inc: ByColor {
+                white: ms(inc),
+                black: ms(0),
+            },
+            moves_to_go: None,
+        })
+    }
+
     fn clock(time: u64, inc: u64, mtg: Option<u32>) -> SearchLimits {
         SearchLimits::clock(Clock {
             time: ByColor {
@@ -162,6 +179,18 @@ mod tests {
             assert!(soft <= hard, "{time}+{inc}");
             let budget = ms(time).saturating_sub(ms(10)).max(ms(1));
             assert!(hard <= budget, "{time}+{inc}: hard {hard:?}");
+            // Spending the soft budget every move never empties the clock.
+            let mut clock = ms(time);
+            for _ in 0..200 {
+                let tm =
+                    TimeManager::new(&clock_at(clock, inc), Color::White, ms(10), Instant::now());
+                let spent = tm.soft.unwrap() + ms(10);
+                clock = clock.saturating_sub(spent) + ms(inc);
+                assert!(
+                    clock > Duration::ZERO || inc == 0 || time < 100,
+                    "{time}+{inc} ran out"
+                );
+            }
             assert!(hard > Duration::ZERO);
         }
         let tm = TimeManager::new(
