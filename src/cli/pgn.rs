@@ -34,7 +34,8 @@ enum PgnCommand {
         #[arg(long, short)]
         output: PathBuf,
     },
-    /// List each game's number, byte offset, line and roster tags (tab-separated), fast.
+    /// List games fast, one per line, tab-separated: number, byte offset, line, then Event,
+    /// Site, Date, Round, White, Black, Result.
     Index {
         file: PathBuf,
         /// Print only the number of games.
