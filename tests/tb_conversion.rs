@@ -42,7 +42,7 @@ fn random_win(tables: &Tablebases, white: &[Role], black: &[Role], rng: &mut Rng
         let Ok(pos) = Position::from_setup(setup, CastlingMode::Standard) else {
             continue;
         };
-        if pos.legal_moves().len() > 0 && tables.probe_wdl(&pos).ok() == Some(Wdl::Win) {
+        if !pos.legal_moves().is_empty() && tables.probe_wdl(&pos).ok() == Some(Wdl::Win) {
             return pos;
         }
     }
