@@ -347,14 +347,13 @@ impl Session {
         self.engine.wait();
         self.apply_pending();
         let pos = self.current_position();
-        if !params.infinite && !params.ponder && params.searchmoves.is_empty() {
-            if let Some(m) = self.extras.book_move(&pos) {
-                let chess960 = self.print.chess960.load(Ordering::Relaxed);
-                self.info("book move");
-                self.out
-                    .line(&format!("bestmove {}", format_move(m, chess960)));
-                return;
-            }
+        let may_use_book = !params.infinite && !params.ponder && params.searchmoves.is_empty();
+        if may_use_book && let Some(m) = self.extras.book_move(&pos) {
+            let chess960 = self.print.chess960.load(Ordering::Relaxed);
+            self.info("book move");
+            self.out
+                .line(&format!("bestmove {}", format_move(m, chess960)));
+            return;
         }
         let mut limits = self.limits(&params, &pos);
         if limits.search_moves.is_empty() {
