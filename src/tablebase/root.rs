@@ -104,7 +104,10 @@ impl Tablebases {
                     stalemate: child.is_stalemate(),
                 }
             } else {
-                let theirs = self.probe_dtz(&child)?.plies;
+                let probe = self.probe_dtz(&child)?;
+                // A rounded DTZ may be one ply short of the truth: assume the longer distance,
+                // so that a win counted inside the fifty-move rule really is.
+                let theirs = probe.plies + i32::from(probe.rounded) * probe.plies.signum();
                 let dtz = match theirs.signum() {
                     1 => -(theirs + 1),
                     -1 => 1 - theirs,

@@ -3,6 +3,7 @@
 //! `quit` are answered during a search. Bad input gets an `info string` and is ignored.
 
 mod command;
+mod extras;
 mod options;
 
 use std::io::{BufRead, Write};
@@ -17,6 +18,7 @@ use crate::engine::{
 };
 
 pub use command::{GoParams, StartPosition, UciCommand, UciError};
+use extras::Extras;
 use options::{OptionChange, PendingChange};
 
 const NAME: &str = concat!("kibitzer ", env!("CARGO_PKG_VERSION"));
@@ -55,6 +57,7 @@ pub struct Session {
     options: options::Values,
     /// Changes that need an idle engine, applied once the running search ends.
     pending: Vec<PendingChange>,
+    extras: Extras,
 }
 
 fn format_move(m: Move, chess960: bool) -> String {
@@ -142,6 +145,7 @@ impl Session {
             start: Position::startpos(),
             moves: Vec::new(),
             pending: Vec::new(),
+            extras: Extras::default(),
         }
     }
 
@@ -232,8 +236,19 @@ impl Session {
                     self.print.chess960.store(on, Ordering::Relaxed);
                 }
                 OptionChange::ShowWdl(on) => self.print.show_wdl.store(on, Ordering::Relaxed),
+                OptionChange::Book => {
+                    let msg = self
+                        .extras
+                        .set_book(self.options.own_book, &self.options.book_file);
+                    self.info(&msg);
+                }
+                OptionChange::Tablebases => {
+                    for line in self.extras.set_tablebases(&self.options.syzygy_path) {
+                        self.info(&line);
+                    }
+                }
                 OptionChange::NotWired(option) => self.info(&format!(
-                    "{option} stored; book and tablebase use is not wired into the engine yet"
+                    "{option} stored; tablebase probes inside the search are not wired in yet"
                 )),
                 OptionChange::None => {}
             },
@@ -332,7 +347,22 @@ impl Session {
         self.engine.wait();
         self.apply_pending();
         let pos = self.current_position();
-        let limits = self.limits(&params, &pos);
+        let may_use_book = !params.infinite && !params.ponder && params.searchmoves.is_empty();
+        if may_use_book && let Some(m) = self.extras.book_move(&pos) {
+            let chess960 = self.print.chess960.load(Ordering::Relaxed);
+            self.info("book move");
+            self.out
+                .line(&format!("bestmove {}", format_move(m, chess960)));
+            return;
+        }
+        let mut limits = self.limits(&params, &pos);
+        if limits.search_moves.is_empty() {
+            let rule50 = self.options.syzygy_50_move_rule;
+            if let Some((moves, note)) = self.extras.tablebase_root(&pos, rule50) {
+                self.info(&note);
+                limits.search_moves = moves;
+            }
+        }
         // The moves were checked when the position was set.
         let _ = self.engine.set_position(self.start.clone(), &self.moves);
         self.engine.go(limits);

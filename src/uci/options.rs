@@ -42,7 +42,11 @@ pub enum OptionChange {
     Engine(PendingChange),
     Chess960(bool),
     ShowWdl(bool),
-    /// Stored, but its feature is not wired in yet (book and tablebase options).
+    /// OwnBook or BookFile changed: reload the book.
+    Book,
+    /// SyzygyPath changed: reopen the tables.
+    Tablebases,
+    /// Stored, but its feature is not wired in yet.
     NotWired(&'static str),
     None,
 }
@@ -183,7 +187,7 @@ impl Values {
             }
             "syzygypath" => {
                 self.syzygy_path = string(value);
-                OptionChange::NotWired("SyzygyPath")
+                OptionChange::Tablebases
             }
             "syzygyprobedepth" => {
                 self.syzygy_probe_depth = spin(name, value, 1, MAX_SYZYGY_DEPTH as u64)? as u32;
@@ -191,15 +195,15 @@ impl Values {
             }
             "syzygy50moverule" => {
                 self.syzygy_50_move_rule = check(name, value)?;
-                OptionChange::NotWired("Syzygy50MoveRule")
+                OptionChange::None
             }
             "ownbook" => {
                 self.own_book = check(name, value)?;
-                OptionChange::NotWired("OwnBook")
+                OptionChange::Book
             }
             "bookfile" => {
                 self.book_file = string(value);
-                OptionChange::NotWired("BookFile")
+                OptionChange::Book
             }
             _ => return Err(format!("unknown option '{name}'")),
         })
