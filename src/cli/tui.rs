@@ -83,7 +83,7 @@ pub fn analyse(args: AnalyseArgs) -> anyhow::Result<()> {
     };
     open(Options {
         ascii: args.ascii,
-        start: Start::Analyse(start, moves),
+        start: Start::Analyse(Box::new(start), moves),
     })
 }
 

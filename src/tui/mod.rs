@@ -52,7 +52,7 @@ pub enum Start {
         time_control: Option<TimeControl>,
     },
     /// Analyse a game: start position and main-line moves (checked by the caller).
-    Analyse(Position, Vec<crate::chess::Move>),
+    Analyse(Box<Position>, Vec<crate::chess::Move>),
 }
 
 #[derive(Clone, Debug)]
@@ -94,7 +94,7 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
             l.unwrap_or(level),
         ),
         Start::Analyse(pos, moves) => {
-            update::enter_analyse_from(&mut app, pos.clone());
+            update::enter_analyse_from(&mut app, (**pos).clone());
             for &m in moves {
                 if !app.position().is_legal(m) {
                     break;
