@@ -4,7 +4,8 @@
 use anyhow::{Context, bail};
 use clap::Args;
 
-use kibitzer::chess::{Color, Position};
+use kibitzer::chess::{Color, Move, Position};
+use kibitzer::game::GameMove;
 use kibitzer::tui::clock::TimeControl;
 use kibitzer::tui::{self, Options, Start};
 
@@ -73,23 +74,43 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
 
 pub fn analyse(args: AnalyseArgs) -> anyhow::Result<()> {
     let target = args.target.trim();
-    let start = if target.to_ascii_lowercase().ends_with(".pgn") {
-        bail!(
-            "{target}: opening PGN files needs the PGN module, which is not merged yet; pass a FEN"
-        );
+    let (start, moves) = if target.to_ascii_lowercase().ends_with(".pgn") {
+        first_game(target)?
     } else {
-        Position::from_fen(target)
-            .with_context(|| format!("'{target}' is not a FEN or a .pgn file"))?
+        let pos = Position::from_fen(target)
+            .with_context(|| format!("'{target}' is not a FEN or a .pgn file"))?;
+        (pos, Vec::new())
     };
     open(Options {
         ascii: args.ascii,
-        start: Start::Analyse(start),
+        start: Start::Analyse(Box::new(start), moves),
     })
+}
+
+/// The start position and main line of the first game of a PGN file.
+fn first_game(path: &str) -> anyhow::Result<(Position, Vec<Move>)> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
+    let parsed = kibitzer::game::parse_all(&text);
+    let Some(first) = parsed.first() else {
+        bail!("{path}: no game found");
+    };
+    if let Some(e) = first.errors.first() {
+        eprintln!("{path}: {e}");
+    }
+    let tree = &first.game.tree;
+    let moves = tree
+        .mainline()
+        .map_while(|id| match tree.node(id).game_move() {
+            Some(GameMove::Move(m)) => Some(m),
+            _ => None,
+        })
+        .collect();
+    Ok((tree.start().clone(), moves))
 }
 
 pub fn endgame(args: EndgameArgs) -> anyhow::Result<()> {
     let _ = (args.target, args.ascii);
-    bail!("the endgame trainer needs the tablebase module, which is not merged yet")
+    bail!("the endgame trainer is not built yet")
 }
 
 fn open(options: Options) -> anyhow::Result<()> {

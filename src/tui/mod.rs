@@ -51,7 +51,8 @@ pub enum Start {
         level: Option<u8>,
         time_control: Option<TimeControl>,
     },
-    Analyse(Position),
+    /// Analyse a game: start position and main-line moves (checked by the caller).
+    Analyse(Box<Position>, Vec<crate::chess::Move>),
 }
 
 #[derive(Clone, Debug)]
@@ -92,7 +93,15 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
             t.unwrap_or(tc),
             l.unwrap_or(level),
         ),
-        Start::Analyse(pos) => update::enter_analyse_from(&mut app, pos.clone()),
+        Start::Analyse(pos, moves) => {
+            update::enter_analyse_from(&mut app, (**pos).clone());
+            for &m in moves {
+                if !app.position().is_legal(m) {
+                    break;
+                }
+                app.game.play(m);
+            }
+        }
     }
     if let Start::Default = options.start
         && let Some(saved) = autosave::path()

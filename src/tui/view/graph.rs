@@ -96,13 +96,3 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .y_axis(Axis::default().bounds([-CLAMP, CLAMP]));
     chart.render(area, buf);
 }
-
-/// The ply under column `x` of a graph drawn in `area`.
-pub fn ply_at(app: &App, area: Rect, x: u16) -> Option<usize> {
-    if area.width == 0 || x < area.x || x >= area.right() {
-        return None;
-    }
-    let len = app.game.len().max(1) as f64;
-    let frac = f64::from(x - area.x) / f64::from(area.width.saturating_sub(1).max(1));
-    Some((frac * len).round() as usize)
-}
