@@ -151,6 +151,9 @@ impl Annotator {
         }
 
         let mut in_book = knowledge.book.is_some();
+        // The last tablebase verdict noted, from White's side: a note is added when the game
+        // enters the tables and whenever the exact result changes.
+        let mut noted_wdl: Option<Wdl> = None;
         for ply in 1..nodes.len() {
             let (parent, id) = (nodes[ply - 1], nodes[ply]);
             let before_pos = game.tree.position(parent).clone();
@@ -213,10 +216,16 @@ impl Annotator {
                 node.nags.retain(|n| !is_move_quality_nag(*n));
                 node.nags.push(judgement.nag());
                 add_variation(&mut game.tree, parent, &evals[ply - 1].pv);
-            } else if let Some((_, wdl)) = tablebase.filter(|_| ply + 1 == nodes.len())
-                && wdl != Wdl::Draw
-            {
-                notes.push(format!("Tablebase: {}.", wdl.name()));
+            }
+            if let Some((_, wdl_after)) = tablebase {
+                let white_wdl = match mover {
+                    Color::White => wdl_after,
+                    Color::Black => wdl_after.flip(),
+                };
+                if noted_wdl != Some(white_wdl) {
+                    notes.push(format!("Tablebase: {} for White.", white_wdl.name()));
+                    noted_wdl = Some(white_wdl);
+                }
             }
 
             let white_eval = match after_pos.turn() {
@@ -363,5 +372,40 @@ mod tests {
         assert!(text.contains("Blunder."), "{text}");
         // The mainline is unchanged and still ends in mate.
         assert_eq!(game.tree.mainline().count(), 7);
+    }
+
+    #[test]
+    fn tablebase_results_are_noted() {
+        let dir = std::env::var("KIBITZER_SHARED")
+            .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared").to_owned());
+        let syzygy = std::path::Path::new(&dir).join("syzygy");
+        if !syzygy.is_dir() {
+            eprintln!("skipping: no tables at {}", syzygy.display());
+            return;
+        }
+        let (tables, _) = Tablebases::open(syzygy.as_os_str()).unwrap();
+        let pgn =
+            "[FEN \"8/8/8/8/8/4k3/8/R3K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. Ra3+ Kd4 2. Kd2 *\n";
+        let mut game = parse_all(pgn).remove(0).game;
+        let (engine, events) = Engine::new(EngineOptions {
+            hash_mb: 8,
+            ..EngineOptions::default()
+        });
+        let mut annotator = Annotator::new(engine, events, SearchLimits::depth(4));
+        annotator.annotate(
+            &mut game,
+            &Knowledge {
+                book: None,
+                tablebases: Some(&tables),
+            },
+            &AtomicBool::new(false),
+        );
+        let mut text = String::new();
+        crate::game::write_game(&game, &mut text);
+        assert_eq!(
+            text.matches("Tablebase: win for White.").count(),
+            1,
+            "{text}"
+        );
     }
 }
