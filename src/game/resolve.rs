@@ -192,14 +192,7 @@ mod tests {
                 }
                 // Moves to every square by every role, legal or not.
                 for to in (0..64).map(Square::new) {
-                    for role in [
-                        Role::Pawn,
-                        Role::Knight,
-                        Role::Bishop,
-                        Role::Rook,
-                        Role::Queen,
-                        Role::King,
-                    ] {
+                    for role in Role::ALL {
                         for capture in [false, true] {
                             for file in [None, Some(to.file()), to.file().offset(1)] {
                                 let san = San::Normal {
