@@ -10,6 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use kibitzer::chess::Position;
+use kibitzer::engine::Evaluation;
 use kibitzer::engine::datagen::{self, DatagenConfig};
 use kibitzer::engine::nnue::data::{RECORD_LEN, write_records};
 
@@ -21,6 +22,10 @@ pub struct DatagenArgs {
     /// Stop once the file holds this many positions.
     #[arg(long, default_value_t = 1_000_000)]
     positions: u64,
+    /// Evaluation that plays: `nnue` (embedded network), `hce`, or a network file
+    /// [default: the engine's].
+    #[arg(long, value_parser = super::parse_evaluation)]
+    eval: Option<Evaluation>,
     /// Search budget per move.
     #[arg(long, default_value_t = 5_000)]
     nodes: u64,
@@ -82,6 +87,7 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<()> {
             Some(path) => read_openings(path)?,
             None => Vec::new(),
         },
+        evaluation: args.eval.unwrap_or_default(),
         ..DatagenConfig::default()
     };
     let threads = args

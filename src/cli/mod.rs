@@ -9,3 +9,16 @@ pub mod tb;
 pub mod train;
 pub mod tui;
 pub mod uci;
+
+use std::path::Path;
+
+use kibitzer::engine::Evaluation;
+
+/// `--eval`: `nnue` (the embedded network), `hce` (the hand-crafted evaluation) or a network file.
+pub fn parse_evaluation(arg: &str) -> Result<Evaluation, String> {
+    match arg {
+        "nnue" => Ok(Evaluation::embedded()),
+        "hce" => Ok(Evaluation::HandCrafted),
+        path => Evaluation::from_file(Path::new(path)).map_err(|e| e.to_string()),
+    }
+}

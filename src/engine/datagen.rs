@@ -9,7 +9,7 @@ use crate::chess::{Color, Move, Outcome, Position};
 
 use super::nnue::data::{Record, WhiteResult};
 use super::nnue::train::Rng;
-use super::{Engine, EngineOptions, Score, SearchEvent, SearchLimits};
+use super::{Engine, EngineOptions, Evaluation, Score, SearchEvent, SearchLimits};
 
 /// How games are generated.
 #[derive(Clone, Debug)]
@@ -33,6 +33,8 @@ pub struct DatagenConfig {
     /// Games longer than this are drawn.
     pub max_plies: u32,
     pub hash_mb: usize,
+    /// The evaluation that plays (the current best network makes the next one's data).
+    pub evaluation: Evaluation,
 }
 
 impl Default for DatagenConfig {
@@ -49,6 +51,7 @@ impl Default for DatagenConfig {
             draw_after_ply: 80,
             max_plies: 400,
             hash_mb: 16,
+            evaluation: Evaluation::default(),
         }
     }
 }
@@ -71,6 +74,7 @@ impl SelfPlay {
         let (engine, events) = Engine::new(EngineOptions {
             hash_mb: config.hash_mb,
             threads: 1,
+            evaluation: config.evaluation.clone(),
             ..EngineOptions::default()
         });
         SelfPlay {

@@ -32,7 +32,7 @@
 //!   to move has no legal move). Infos arrive after each iteration, per multi-PV line.
 //! * Options: [`Engine::set_hash`], [`Engine::set_threads`], [`Engine::set_multipv`],
 //!   [`Engine::set_move_overhead`], [`Engine::set_strength`], [`Engine::clear_hash`],
-//!   [`Engine::new_game`], [`Engine::set_evaluator`]. They wait for a running search to end,
+//!   [`Engine::new_game`], [`Engine::set_evaluation`]. They wait for a running search to end,
 //!   so stop it first.
 
 pub mod bench;
@@ -60,7 +60,7 @@ use std::time::{Duration, Instant};
 
 use crate::chess::{Move, Position};
 
-pub use eval::{Evaluator, HandCrafted};
+pub use eval::{EvalFileError, Evaluation, HandCrafted};
 pub use limits::{Clock, Limit, SearchLimits};
 pub use score::{Bound, Score, Wdl};
 pub use strength::{MAX_ELO, MIN_ELO};
@@ -125,7 +125,7 @@ pub enum SearchEvent {
 }
 
 /// Engine settings (UCI options map onto these).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct EngineOptions {
     pub hash_mb: usize,
     pub threads: usize,
@@ -133,6 +133,7 @@ pub struct EngineOptions {
     pub move_overhead: Duration,
     /// `Some(elo)`: play at about that strength (UCI_LimitStrength + UCI_Elo).
     pub strength: Option<u32>,
+    pub evaluation: Evaluation,
 }
 
 pub const MAX_HASH_MB: usize = 65_536;
@@ -147,6 +148,7 @@ impl Default for EngineOptions {
             multipv: 1,
             move_overhead: Duration::from_millis(50),
             strength: None,
+            evaluation: Evaluation::default(),
         }
     }
 }
@@ -164,7 +166,6 @@ pub struct IllegalGameMove {
 pub struct Engine {
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
-    evaluator: Arc<dyn Evaluator>,
     threads: Arc<Mutex<Vec<ThreadData>>>,
     flags: Arc<Flags>,
     position: Position,
@@ -185,7 +186,6 @@ impl Engine {
         };
         let engine = Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
-            evaluator: Arc::new(HandCrafted),
             threads: Arc::new(Mutex::new(
                 (0..options.threads).map(ThreadData::new).collect(),
             )),
@@ -249,10 +249,10 @@ impl Engine {
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
             strength: self.options.strength.map(Strength::new),
+            evaluation: self.options.evaluation.clone(),
             start,
         };
         let tt = Arc::clone(&self.tt);
-        let eval = Arc::clone(&self.evaluator);
         let threads = Arc::clone(&self.threads);
         let flags = Arc::clone(&self.flags);
         let events = self.events.clone();
@@ -263,7 +263,7 @@ impl Engine {
                     let fallback = job.root.legal_moves().iter().next().copied();
                     let mut threads = threads.lock().unwrap_or_else(PoisonError::into_inner);
                     let searched = std::panic::catch_unwind(AssertUnwindSafe(|| {
-                        thread::run(job, &mut threads, &tt, eval.as_ref(), &flags, &events);
+                        thread::run(job, &mut threads, &tt, &flags, &events);
                     }));
                     if searched.is_err() {
                         // A bug must not leave the GUI waiting: answer with some legal move.
@@ -347,13 +347,14 @@ impl Engine {
         self.with_threads(|threads| threads.iter_mut().for_each(ThreadData::clear));
     }
 
-    pub fn set_evaluator(&mut self, evaluator: Arc<dyn Evaluator>) {
+    /// Switches the static evaluation (the embedded network by default).
+    pub fn set_evaluation(&mut self, evaluation: Evaluation) {
         self.wait();
-        self.evaluator = evaluator;
+        self.options.evaluation = evaluation;
     }
 
-    pub fn evaluator(&self) -> &dyn Evaluator {
-        self.evaluator.as_ref()
+    pub fn evaluation(&self) -> &Evaluation {
+        &self.options.evaluation
     }
 }
 

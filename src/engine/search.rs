@@ -193,7 +193,7 @@ impl<'a> Searcher<'a> {
                 return if in_check {
                     DRAW
                 } else {
-                    self.ctx.eval.evaluate(pos)
+                    self.td.eval.evaluate(pos)
                 };
             }
             alpha = alpha.max(mated_in(ply));
@@ -230,7 +230,7 @@ impl<'a> Searcher<'a> {
         } else {
             Some(
                 tt.filter(|e| e.eval > -INFINITY)
-                    .map_or_else(|| self.ctx.eval.evaluate(pos), |e| e.eval),
+                    .map_or_else(|| self.td.eval.evaluate(pos), |e| e.eval),
             )
         };
         // The TT value is a better guess than the static evaluation when its bound allows.
@@ -287,8 +287,10 @@ impl<'a> Searcher<'a> {
                 child.play_null();
                 self.td.frames[f].piece_to = None;
                 self.td.keys.push(child.hash());
+                self.td.eval.push_null();
                 let score =
                     -self.pvs::<NonPv>(&child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.td.eval.pop();
                 self.td.keys.pop();
                 if self.ctx.stopped() {
                     return 0;
@@ -430,10 +432,8 @@ impl<'a> Searcher<'a> {
             }
 
             let new_depth = depth - 1 + extension;
-            let mut child = pos.clone();
-            child.play_unchecked(m);
+            let child = self.make_move(pos, m);
             self.td.frames[f].piece_to = Some(piece_to);
-            self.td.keys.push(child.hash());
             if N::ROOT {
                 self.report_currmove(m, moves_seen);
             }
@@ -477,7 +477,7 @@ impl<'a> Searcher<'a> {
                     score = -self.pvs::<Pv>(&child, -beta, -alpha, new_depth, ply + 1, false);
                 }
             }
-            self.td.keys.pop();
+            self.unmake_move();
             if self.ctx.stopped() {
                 return 0;
             }
@@ -583,7 +583,7 @@ impl<'a> Searcher<'a> {
             return if in_check {
                 DRAW
             } else {
-                self.ctx.eval.evaluate(pos)
+                self.td.eval.evaluate(pos)
             };
         }
         let tt = self.ctx.tt.probe(pos.hash(), ply);
@@ -606,7 +606,7 @@ impl<'a> Searcher<'a> {
         } else {
             static_eval = tt
                 .filter(|e| e.eval > -INFINITY)
-                .map_or_else(|| self.ctx.eval.evaluate(pos), |e| e.eval);
+                .map_or_else(|| self.td.eval.evaluate(pos), |e| e.eval);
             best_score = static_eval;
             if best_score >= beta {
                 return best_score;
@@ -631,11 +631,9 @@ impl<'a> Searcher<'a> {
                     continue;
                 }
             }
-            let mut child = pos.clone();
-            child.play_unchecked(m);
-            self.td.keys.push(child.hash());
+            let child = self.make_move(pos, m);
             let score = -self.qsearch::<N>(&child, -beta, -alpha, ply + 1);
-            self.td.keys.pop();
+            self.unmake_move();
             if self.ctx.stopped() {
                 return 0;
             }
@@ -679,6 +677,20 @@ impl<'a> Searcher<'a> {
 
     /// Fifty-move rule, insufficient material, or a repetition of any earlier position since
     /// the last irreversible move (in the game or on the current path).
+    /// The position after `m`, with the path's keys and the evaluator following it.
+    fn make_move(&mut self, pos: &Position, m: Move) -> Position {
+        self.td.eval.push_move(pos, m);
+        let mut child = pos.clone();
+        child.play_unchecked(m);
+        self.td.keys.push(child.hash());
+        child
+    }
+
+    fn unmake_move(&mut self) {
+        self.td.keys.pop();
+        self.td.eval.pop();
+    }
+
     fn is_draw(&self, pos: &Position) -> bool {
         if pos.is_insufficient_material() {
             return true;
@@ -768,7 +780,6 @@ mod tests {
     use std::sync::atomic::AtomicU64;
 
     use super::*;
-    use crate::engine::eval::HandCrafted;
     use crate::engine::thread::Flags;
     use crate::engine::tt::TranspositionTable;
 
@@ -778,7 +789,6 @@ mod tests {
         let nodes = [AtomicU64::new(0)];
         let ctx = SearchContext {
             tt: &tt,
-            eval: &HandCrafted,
             flags: &flags,
             nodes: &nodes,
             multipv: 1,

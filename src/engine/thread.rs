@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use crate::chess::{Move, Position};
 
-use super::eval::Evaluator;
+use super::eval::{Evaluation, ThreadEval};
 use super::history::{History, PieceTo};
 use super::limits::SearchLimits;
 use super::score::{DRAW, INFINITY, MAX_PLY, Score, mated_in};
@@ -68,6 +68,8 @@ pub struct ThreadData {
     pub seldepth: usize,
     /// Null-move verification: no null move before this ply.
     pub nmp_min_ply: usize,
+    /// Static evaluation, kept in step with the moves on the current path.
+    pub eval: ThreadEval,
 }
 
 /// Frames before ply 0, so that `ply - 2` is always valid.
@@ -92,6 +94,7 @@ impl ThreadData {
             nodes: 0,
             seldepth: 0,
             nmp_min_ply: 0,
+            eval: ThreadEval::new(&Evaluation::HandCrafted),
         }
     }
 
@@ -101,7 +104,9 @@ impl ThreadData {
         self.killers.fill([None; 2]);
     }
 
-    fn prepare(&mut self, root: &Position, game_keys: &[u64], moves: &[Move]) {
+    fn prepare(&mut self, job: &Job, moves: &[Move]) {
+        let (root, game_keys) = (&job.root, &job.game_keys);
+        self.eval.set_root(&job.evaluation, root);
         self.root = root.clone();
         self.keys.clear();
         self.keys.extend_from_slice(game_keys);
@@ -129,7 +134,6 @@ impl ThreadData {
 /// What stays fixed during one search, shared by all its threads.
 pub struct SearchContext<'a> {
     pub tt: &'a TranspositionTable,
-    pub eval: &'a dyn Evaluator,
     pub flags: &'a Flags,
     /// Node counts published by each thread.
     pub nodes: &'a [AtomicU64],
@@ -154,6 +158,7 @@ pub struct Job {
     pub multipv: usize,
     pub move_overhead: Duration,
     pub strength: Option<Strength>,
+    pub evaluation: Evaluation,
     pub start: Instant,
 }
 
@@ -162,7 +167,6 @@ pub fn run(
     job: Job,
     threads: &mut [ThreadData],
     tt: &TranspositionTable,
-    eval: &dyn Evaluator,
     flags: &Flags,
     events: &Sender<SearchEvent>,
 ) {
@@ -212,13 +216,12 @@ pub fn run(
     let node_counters: Vec<AtomicU64> = threads.iter().map(|_| AtomicU64::new(0)).collect();
     let ctx = SearchContext {
         tt,
-        eval,
         flags,
         nodes: &node_counters,
         multipv: multipv.min(moves.len()),
     };
     for td in threads.iter_mut() {
-        td.prepare(&job.root, &job.game_keys, &moves);
+        td.prepare(&job, &moves);
     }
     let (main_td, helpers) = threads.split_first_mut().expect("at least one thread");
     std::thread::scope(|scope| {

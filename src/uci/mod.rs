@@ -213,8 +213,8 @@ impl Session {
             }
             UciCommand::Eval => {
                 let pos = self.current_position();
-                let eval = self.engine.evaluator();
-                self.out.line(&format!("Evaluation: {}", eval.name()));
+                let eval = self.engine.evaluation();
+                self.out.line(&format!("Evaluation: {eval}"));
                 self.out.line(&eval.trace(&pos));
             }
             UciCommand::Bench { depth } => self.bench(depth),
@@ -231,6 +231,10 @@ impl Session {
         match self.options.set(name, value) {
             Err(e) => self.info(&e),
             Ok(change) => match change {
+                OptionChange::Engine(PendingChange::Evaluation(e)) => {
+                    self.info(&format!("evaluation: {e}"));
+                    self.queue(PendingChange::Evaluation(e));
+                }
                 OptionChange::Engine(c) => self.queue(c),
                 OptionChange::Chess960(on) => {
                     self.print.chess960.store(on, Ordering::Relaxed);

@@ -1,9 +1,10 @@
 //! The UCI options: their declarations, parsing `setoption` values, and what each change does.
 
+use std::path::Path;
 use std::time::Duration;
 
 use crate::engine::{
-    Engine, EngineOptions, MAX_ELO, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS, MIN_ELO,
+    Engine, EngineOptions, Evaluation, MAX_ELO, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS, MIN_ELO,
 };
 
 const MAX_OVERHEAD_MS: u64 = 5000;
@@ -11,7 +12,7 @@ const DEFAULT_ELO: u32 = 1500;
 const MAX_SYZYGY_DEPTH: u32 = 100;
 
 /// A change that needs an idle engine (applied when the running search ends).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Debug)]
 pub enum PendingChange {
     Hash(usize),
     Threads(usize),
@@ -20,6 +21,7 @@ pub enum PendingChange {
     Strength(Option<u32>),
     ClearHash,
     NewGame,
+    Evaluation(Evaluation),
 }
 
 impl PendingChange {
@@ -32,12 +34,13 @@ impl PendingChange {
             PendingChange::Strength(elo) => engine.set_strength(elo),
             PendingChange::ClearHash => engine.clear_hash(),
             PendingChange::NewGame => engine.new_game(),
+            PendingChange::Evaluation(e) => engine.set_evaluation(e),
         }
     }
 }
 
 /// What a `setoption` did.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Debug)]
 pub enum OptionChange {
     Engine(PendingChange),
     Chess960(bool),
@@ -61,7 +64,12 @@ pub struct Values {
     pub syzygy_50_move_rule: bool,
     pub own_book: bool,
     pub book_file: String,
+    use_nnue: bool,
+    eval_file: String,
 }
+
+/// `EvalFile`'s default: the network built into the binary.
+const EMBEDDED_NET: &str = "<embedded>";
 
 pub fn declarations() -> Vec<String> {
     let d = EngineOptions::default();
@@ -90,6 +98,11 @@ pub fn declarations() -> Vec<String> {
         "option name Syzygy50MoveRule type check default true".to_owned(),
         "option name OwnBook type check default false".to_owned(),
         "option name BookFile type string default <empty>".to_owned(),
+        format!(
+            "option name UseNNUE type check default {}",
+            d.evaluation != Evaluation::HandCrafted
+        ),
+        format!("option name EvalFile type string default {EMBEDDED_NET}"),
     ]
 }
 
@@ -124,7 +137,7 @@ fn string(value: Option<&str>) -> String {
 }
 
 impl Values {
-    pub fn new(_options: &EngineOptions) -> Values {
+    pub fn new(options: &EngineOptions) -> Values {
         Values {
             chess960: false,
             limit_strength: false,
@@ -134,7 +147,26 @@ impl Values {
             syzygy_50_move_rule: true,
             own_book: false,
             book_file: String::new(),
+            use_nnue: options.evaluation != Evaluation::HandCrafted,
+            eval_file: String::new(),
         }
+    }
+
+    /// The evaluation `UseNNUE` and `EvalFile` ask for. A file that cannot be used is an error,
+    /// and the engine keeps the evaluation it has.
+    fn evaluation(&self) -> Result<OptionChange, String> {
+        let network = if self.eval_file.is_empty() || self.eval_file == EMBEDDED_NET {
+            Evaluation::embedded()
+        } else {
+            Evaluation::from_file(Path::new(&self.eval_file))
+                .map_err(|e| format!("EvalFile: {e}; keeping the current network"))?
+        };
+        let evaluation = if self.use_nnue {
+            network
+        } else {
+            Evaluation::HandCrafted
+        };
+        Ok(OptionChange::Engine(PendingChange::Evaluation(evaluation)))
     }
 
     fn strength(&self) -> OptionChange {
@@ -205,6 +237,18 @@ impl Values {
                 self.book_file = string(value);
                 OptionChange::Book
             }
+            "usennue" => {
+                self.use_nnue = check(name, value)?;
+                self.evaluation()?
+            }
+            "evalfile" => {
+                let previous = std::mem::replace(&mut self.eval_file, string(value));
+                let change = self.evaluation();
+                if change.is_err() {
+                    self.eval_file = previous;
+                }
+                change?
+            }
             _ => return Err(format!("unknown option '{name}'")),
         })
     }
@@ -236,12 +280,39 @@ mod tests {
                         .next()
                         .unwrap(),
                 )
+            } else if name == "EvalFile" {
+                Some("<embedded>")
             } else {
                 Some("/some/where")
             };
             v.set(name, value).unwrap_or_else(|e| panic!("{name}: {e}"));
         }
         assert!(v.chess960 && v.own_book);
+    }
+
+    #[test]
+    fn a_bad_eval_file_keeps_the_current_evaluation() {
+        let mut v = Values::new(&EngineOptions::default());
+        let path = std::env::temp_dir().join(format!("kibitzer-bad-{}.nnue", std::process::id()));
+        std::fs::write(&path, [0u8; 100]).unwrap();
+        let err = v.set("EvalFile", Some(path.to_str().unwrap())).unwrap_err();
+        assert!(
+            err.contains("bad magic") && err.contains("keeping"),
+            "{err}"
+        );
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(
+            v.set("UseNNUE", Some("true")),
+            Ok(OptionChange::Engine(PendingChange::Evaluation(
+                Evaluation::embedded()
+            )))
+        );
+        assert_eq!(
+            v.set("UseNNUE", Some("false")),
+            Ok(OptionChange::Engine(PendingChange::Evaluation(
+                Evaluation::HandCrafted
+            )))
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use crate::chess::{Bitboard, Color, File, Position, Role, Square};
 
-use super::{Evaluator, S, pst};
+use super::{S, pst};
 
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
 const PHASE_MAX: i32 = 24;
@@ -272,8 +272,9 @@ fn blend(pos: &Position, total: S) -> i32 {
     (total.0 * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
 }
 
-impl Evaluator for HandCrafted {
-    fn evaluate(&self, pos: &Position) -> i32 {
+impl HandCrafted {
+    /// The position's value in centipawns from the side to move's point of view.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
         let t = terms(pos);
         let total = t
             .white
@@ -284,11 +285,8 @@ impl Evaluator for HandCrafted {
         pos.turn().fold(white, -white) + TEMPO
     }
 
-    fn name(&self) -> &'static str {
-        "hand-crafted"
-    }
-
-    fn trace(&self, pos: &Position) -> String {
+    /// Every term for both sides (the UCI `eval` command).
+    pub fn trace(&self, pos: &Position) -> String {
         let t = terms(pos);
         let mut out = String::new();
         let _ = writeln!(

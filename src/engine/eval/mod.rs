@@ -1,25 +1,208 @@
-//! Static evaluation behind the [`Evaluator`] trait, so the hand-crafted evaluation and NNUE can
-//! both be plugged into the search.
+//! Static evaluation. [`Evaluation`] says which one the engine uses: the hand-crafted evaluation,
+//! the embedded network, or a network file. Search threads evaluate through
+//! [`ThreadEval`], which keeps the network's accumulators in step with the moves it plays.
 
 mod hce;
 mod pst;
 
+use std::fmt;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};
+use std::path::Path;
+use std::sync::{Arc, LazyLock};
 
-use crate::chess::Position;
+use crate::chess::{Move, Position};
+
+use super::nnue::{Network, NetworkFileError, NnueState};
+use super::score::MAX_PLY;
 
 pub use hce::HandCrafted;
 
-/// A static evaluation function. Implementations must be cheap to call from many threads.
-pub trait Evaluator: Send + Sync {
-    /// The position's value in centipawns from the side to move's point of view.
-    fn evaluate(&self, pos: &Position) -> i32;
+/// The network shipped inside the binary (see NETWORKS.md).
+static EMBEDDED_NETWORK: LazyLock<Arc<Network>> = LazyLock::new(|| {
+    let bytes = include_bytes!("../../../assets/kibitzer.nnue");
+    Arc::new(Network::from_bytes(bytes).expect("the embedded network is checked by a test"))
+});
 
-    /// A short name for `info string` and the UCI `eval` command.
-    fn name(&self) -> &'static str;
+/// Which static evaluation the engine uses.
+#[derive(Clone)]
+pub enum Evaluation {
+    HandCrafted,
+    /// A network; `source` names it for `info string` and the `eval` command.
+    Nnue {
+        network: Arc<Network>,
+        source: String,
+    },
+}
 
-    /// A human-readable breakdown of the evaluation (the UCI `eval` command).
-    fn trace(&self, pos: &Position) -> String;
+/// A network file could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalFileError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: {source}")]
+    Format {
+        path: String,
+        source: NetworkFileError,
+    },
+}
+
+impl Evaluation {
+    /// The embedded network: the default.
+    pub fn embedded() -> Evaluation {
+        Evaluation::Nnue {
+            network: Arc::clone(&EMBEDDED_NETWORK),
+            source: "embedded".to_owned(),
+        }
+    }
+
+    /// A network read from a file in the format of [`super::nnue::format`].
+    pub fn from_file(path: &Path) -> Result<Evaluation, EvalFileError> {
+        let name = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|source| EvalFileError::Read {
+            path: name.clone(),
+            source,
+        })?;
+        let network = Network::from_bytes(&bytes).map_err(|source| EvalFileError::Format {
+            path: name.clone(),
+            source,
+        })?;
+        Ok(Evaluation::Nnue {
+            network: Arc::new(network),
+            source: name,
+        })
+    }
+
+    /// The position's value in centipawns for the side to move, computed from scratch.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        match self {
+            Evaluation::HandCrafted => HandCrafted.evaluate(pos),
+            Evaluation::Nnue { network, .. } => network.evaluate_from_scratch(pos),
+        }
+    }
+
+    /// A human-readable account of the evaluation (the UCI `eval` command).
+    pub fn trace(&self, pos: &Position) -> String {
+        match self {
+            Evaluation::HandCrafted => HandCrafted.trace(pos),
+            Evaluation::Nnue { network, .. } => format!(
+                "NNUE (768 -> {})x2 -> 1, SCReLU\nEvaluation (side to move): {} cp",
+                network.hidden(),
+                network.evaluate_from_scratch(pos)
+            ),
+        }
+    }
+}
+
+/// The hand-crafted evaluation stays the default until an embedded network beats it in an
+/// SPRT (NETWORKS.md records each attempt).
+impl Default for Evaluation {
+    fn default() -> Evaluation {
+        Evaluation::HandCrafted
+    }
+}
+
+impl PartialEq for Evaluation {
+    fn eq(&self, other: &Evaluation) -> bool {
+        match (self, other) {
+            (Evaluation::HandCrafted, Evaluation::HandCrafted) => true,
+            (Evaluation::Nnue { network: a, .. }, Evaluation::Nnue { network: b, .. }) => {
+                Arc::ptr_eq(a, b)
+            }
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Debug for Evaluation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Evaluation({self})")
+    }
+}
+
+impl fmt::Display for Evaluation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Evaluation::HandCrafted => f.write_str("hand-crafted"),
+            Evaluation::Nnue { network, source } => {
+                write!(f, "NNUE {source} (768 -> {})x2 -> 1", network.hidden())
+            }
+        }
+    }
+}
+
+/// One search thread's evaluator. The search tells it every move it makes and takes back, so
+/// the network's accumulators are updated incrementally instead of rebuilt per position.
+pub struct ThreadEval {
+    evaluation: Evaluation,
+    nnue: Option<NnueState>,
+}
+
+impl ThreadEval {
+    pub fn new(evaluation: &Evaluation) -> ThreadEval {
+        let nnue = match evaluation {
+            Evaluation::HandCrafted => None,
+            // Quiescence can go a little past MAX_PLY plies below the root.
+            Evaluation::Nnue { network, .. } => Some(NnueState::new(network, MAX_PLY + 8)),
+        };
+        ThreadEval {
+            evaluation: evaluation.clone(),
+            nnue,
+        }
+    }
+
+    /// Starts a search from `root`, switching to `evaluation` if it changed since the last one.
+    pub fn set_root(&mut self, evaluation: &Evaluation, root: &Position) {
+        if self.evaluation != *evaluation {
+            *self = ThreadEval::new(evaluation);
+        }
+        if let (Some(state), Evaluation::Nnue { network, .. }) = (&mut self.nnue, &self.evaluation)
+        {
+            state.refresh(network, root);
+        }
+    }
+
+    /// Before `m` is played from `before`.
+    #[inline]
+    pub fn push_move(&mut self, before: &Position, m: Move) {
+        if let (Some(state), Evaluation::Nnue { network, .. }) = (&mut self.nnue, &self.evaluation)
+        {
+            state.push_move(network, before, m);
+        }
+    }
+
+    #[inline]
+    pub fn push_null(&mut self) {
+        if let Some(state) = &mut self.nnue {
+            state.push_null();
+        }
+    }
+
+    /// After the move pushed last is taken back.
+    #[inline]
+    pub fn pop(&mut self) {
+        if let Some(state) = &mut self.nnue {
+            state.pop();
+        }
+    }
+
+    /// The current position's value for the side to move; `pos` is the position after every
+    /// move pushed so far.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        match (&self.nnue, &self.evaluation) {
+            (Some(state), Evaluation::Nnue { network, .. }) => {
+                let value = state.evaluate(network, pos);
+                // Unit tests check every incremental evaluation the search makes.
+                #[cfg(test)]
+                assert_eq!(value, network.evaluate_from_scratch(pos), "{}", pos.fen());
+                value
+            }
+            _ => HandCrafted.evaluate(pos),
+        }
+    }
 }
 
 /// A tapered score: middlegame and endgame parts, blended by the game phase.
@@ -67,5 +250,74 @@ impl Mul<i32> for S {
     type Output = S;
     fn mul(self, k: i32) -> S {
         S(self.0 * k, self.1 * k)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::SearchLimits;
+
+    #[test]
+    fn embedded_network_loads() {
+        let Evaluation::Nnue { network, .. } = Evaluation::embedded() else {
+            panic!("the embedded evaluation is a network");
+        };
+        assert!(network.hidden() >= 16);
+    }
+
+    #[test]
+    fn network_files_are_checked() {
+        let dir = std::env::temp_dir().join(format!("kibitzer-evalfile-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let garbage = dir.join("garbage.nnue");
+        std::fs::write(&garbage, b"not a network").unwrap();
+        let err = Evaluation::from_file(&garbage).unwrap_err().to_string();
+        assert!(err.contains("garbage.nnue"), "{err}");
+        let missing = Evaluation::from_file(&dir.join("missing.nnue")).unwrap_err();
+        assert!(matches!(missing, EvalFileError::Read { .. }));
+        let copy = dir.join("copy.nnue");
+        std::fs::write(&copy, include_bytes!("../../../assets/kibitzer.nnue")).unwrap();
+        let loaded = Evaluation::from_file(&copy).unwrap();
+        let pos =
+            Position::from_fen("r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")
+                .unwrap();
+        assert_eq!(loaded.evaluate(&pos), Evaluation::embedded().evaluate(&pos));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// The search's incremental evaluations are checked against from-scratch ones (see
+    /// `ThreadEval::evaluate`): captures, castling, promotions, en passant and null moves. The
+    /// search runs on this thread, so a failed check fails the test.
+    #[test]
+    fn search_keeps_accumulators_in_step() {
+        use crate::engine::thread::{self, Flags, Job, ThreadData};
+        use crate::engine::tt::TranspositionTable;
+
+        let tt = TranspositionTable::new(4);
+        let flags = Flags::default();
+        let (events, _receiver) = std::sync::mpsc::channel();
+        let mut threads = vec![ThreadData::new(0)];
+        for fen in [
+            crate::chess::STARTPOS,
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ] {
+            let job = Job {
+                root: Position::from_fen(fen).unwrap(),
+                game_keys: Vec::new(),
+                limits: SearchLimits::depth(7),
+                multipv: 1,
+                move_overhead: std::time::Duration::ZERO,
+                strength: None,
+                evaluation: Evaluation::embedded(),
+                start: std::time::Instant::now(),
+            };
+            flags
+                .stop
+                .store(false, std::sync::atomic::Ordering::Relaxed);
+            thread::run(job, &mut threads, &tt, &flags, &events);
+        }
     }
 }
