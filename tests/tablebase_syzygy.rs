@@ -6,7 +6,10 @@ mod common;
 use std::ffi::OsStr;
 use std::path::Path;
 
-use kibitzer::chess::Position;
+use kibitzer::chess::{Move, Position};
+use kibitzer::engine::{
+    Engine, EngineOptions, Score, SearchEvent, SearchInfo, SearchLimits, TablebaseConfig,
+};
 use kibitzer::tablebase::{Tablebases, TbError, Wdl};
 
 fn shared_tables() -> Option<Tablebases> {
@@ -221,4 +224,60 @@ fn corrupted_table_file_is_an_error_not_a_panic() {
         }
     }
     let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Runs one search with the tables and returns its last info and best move.
+fn search_with_tables(tables: &Tablebases, fen: &str, depth: u32) -> (SearchInfo, Move) {
+    let (mut engine, events) = Engine::new(EngineOptions {
+        hash_mb: 8,
+        ..EngineOptions::default()
+    });
+    engine.set_tablebases(Some(TablebaseConfig {
+        tables: tables.clone(),
+        probe_depth: 1,
+        rule50: true,
+    }));
+    engine
+        .set_position(Position::from_fen(fen).unwrap(), &[])
+        .unwrap();
+    engine.go(SearchLimits::depth(depth));
+    let mut last = None;
+    for event in events.iter() {
+        match event {
+            SearchEvent::Info(info) => last = Some(info),
+            SearchEvent::BestMove { best, .. } => return (last.unwrap(), best.unwrap()),
+            SearchEvent::CurrMove { .. } => {}
+        }
+    }
+    unreachable!("every search ends with a best move")
+}
+
+#[test]
+fn the_engine_scores_tablebase_wins_below_mate_and_counts_hits() {
+    let Some(tables) = shared_tables() else {
+        return;
+    };
+    // KRvK: the root keeps only winning moves and the score says so.
+    let fen = "8/8/8/4k3/8/8/2R5/K7 w - - 0 1";
+    let (info, best) = search_with_tables(&tables, fen, 8);
+    let pos = Position::from_fen(fen).unwrap();
+    let after = pos.play(best).unwrap();
+    assert_eq!(
+        tables.probe_wdl(&after).unwrap(),
+        Wdl::Loss,
+        "{best:?} keeps the win"
+    );
+    let Score::Cp(cp) = info.score else {
+        panic!("a tablebase win, not a mate: {:?}", info.score)
+    };
+    assert!(
+        cp > 20_000,
+        "tablebase wins score far above any evaluation: {cp}"
+    );
+    assert!(info.tbhits > 0);
+
+    // Six pieces, not in the tables at the root: the probes come from inside the search, after
+    // captures that reach five pieces (Rxh2 gives KRRvKR).
+    let (info, _) = search_with_tables(&tables, "4k3/8/8/8/8/8/r6p/R3K2R w - - 0 1", 6);
+    assert!(info.tbhits > 0, "{info:?}");
 }

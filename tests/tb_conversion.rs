@@ -1,12 +1,13 @@
-//! Converting won endgames: our engine, searching only the root moves the tables keep, plays
-//! random won positions against a tablebase defender and must mate within the fifty-move rule.
+//! Converting won endgames: our engine, given the tables as a user gives them (it keeps only the
+//! root moves that win inside the fifty-move rule and probes WDL in the search), plays random won
+//! positions against a tablebase defender and must mate within the fifty-move rule.
 //! Slow (hundreds of games), so run on demand:
 //! `KIBITZER_CONVERSIONS=100 cargo test --release --test tb_conversion -- --ignored --nocapture`.
 
 mod common;
 
 use kibitzer::chess::{CastlingMode, Color, Piece, Position, Role, Setup, Square};
-use kibitzer::engine::{Engine, EngineOptions, SearchEvent, SearchLimits};
+use kibitzer::engine::{Engine, EngineOptions, SearchEvent, SearchLimits, TablebaseConfig};
 use kibitzer::tablebase::{Tablebases, Wdl};
 
 struct Rng(u64);
@@ -64,16 +65,11 @@ fn convert(
         if pos.is_stalemate() || pos.is_insufficient_material() || pos.halfmoves() >= 100 {
             return Err(format!("draw after {} plies at {}", moves.len(), pos.fen()));
         }
-        let ranking = tables.rank_root(&pos, true).map_err(|e| e.to_string())?;
         let mv = if pos.turn() == Color::White {
-            let keep: Vec<_> = ranking.best_group().iter().map(|m| m.mv).collect();
             engine
                 .set_position(start.clone(), &moves)
                 .map_err(|e| format!("{e:?}"))?;
-            engine.go(SearchLimits {
-                search_moves: keep,
-                ..SearchLimits::nodes(3000)
-            });
+            engine.go(SearchLimits::nodes(3000));
             loop {
                 if let SearchEvent::BestMove { best, .. } = events.recv().unwrap() {
                     break best.ok_or("no best move")?;
@@ -81,6 +77,7 @@ fn convert(
             }
         } else {
             // The defender holds out longest.
+            let ranking = tables.rank_root(&pos, true).map_err(|e| e.to_string())?;
             ranking.moves[0].mv
         };
         pos = pos.play(mv).map_err(|e| format!("{e:?}"))?;
@@ -105,6 +102,11 @@ fn engine_converts_won_endgames_within_fifty_moves() {
         threads: 1,
         ..EngineOptions::default()
     });
+    engine.set_tablebases(Some(TablebaseConfig {
+        tables: tables.clone(),
+        probe_depth: 1,
+        rule50: true,
+    }));
     use Role::*;
     let materials: [(&str, &[Role], &[Role]); 4] = [
         ("KRvK", &[King, Rook], &[King]),

@@ -59,6 +59,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::chess::{Move, Position};
+use crate::tablebase::Tablebases;
 
 pub use eval::{EvalFileError, Evaluation, HandCrafted};
 pub use limits::{Clock, Limit, SearchLimits};
@@ -124,6 +125,17 @@ pub enum SearchEvent {
     },
 }
 
+/// Syzygy tables for the search: the root keeps only its best DTZ moves, and WDL probes score
+/// positions right after captures and pawn moves.
+#[derive(Clone, PartialEq, Debug)]
+pub struct TablebaseConfig {
+    pub tables: Tablebases,
+    /// Probe only at this remaining depth or more (SyzygyProbeDepth).
+    pub probe_depth: i32,
+    /// Honour the fifty-move rule: cursed wins and blessed losses are draws (Syzygy50MoveRule).
+    pub rule50: bool,
+}
+
 /// Engine settings (UCI options map onto these).
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineOptions {
@@ -167,6 +179,7 @@ pub struct Engine {
     options: EngineOptions,
     tt: Arc<TranspositionTable>,
     threads: Arc<Mutex<Vec<ThreadData>>>,
+    tablebases: Option<TablebaseConfig>,
     flags: Arc<Flags>,
     position: Position,
     /// Keys of the positions before `position`, oldest first.
@@ -186,6 +199,7 @@ impl Engine {
         };
         let engine = Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            tablebases: None,
             threads: Arc::new(Mutex::new(
                 (0..options.threads).map(ThreadData::new).collect(),
             )),
@@ -250,6 +264,7 @@ impl Engine {
             move_overhead: self.options.move_overhead,
             strength: self.options.strength.map(Strength::new),
             evaluation: self.options.evaluation.clone(),
+            tablebases: self.tablebases.clone(),
             start,
         };
         let tt = Arc::clone(&self.tt);
@@ -345,6 +360,12 @@ impl Engine {
     pub fn new_game(&mut self) {
         self.clear_hash();
         self.with_threads(|threads| threads.iter_mut().for_each(ThreadData::clear));
+    }
+
+    /// Syzygy tables for the searches to come (`None`: none).
+    pub fn set_tablebases(&mut self, tablebases: Option<TablebaseConfig>) {
+        self.wait();
+        self.tablebases = tablebases;
     }
 
     /// Switches the static evaluation (the embedded network by default).

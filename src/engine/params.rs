@@ -75,3 +75,6 @@ pub const TIME_SCORE_DROP_PER_10CP: u64 = 6;
 pub const TIME_SCORE_DROP_MAX: u64 = 100;
 /// The main thread checks the clock every this many nodes.
 pub const TIME_CHECK_NODES: u64 = 1024;
+
+/// Tablebase results are stored this much deeper than the node, being exact to any depth.
+pub const TB_DEPTH_BONUS: i32 = 6;

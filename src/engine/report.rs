@@ -1,11 +1,12 @@
 //! Progress reports of the main search thread: info lines per multi-PV line, bounds during
 //! aspiration re-searches and the current root move (the latter two only in long searches).
 
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use crate::chess::Move;
 
-use super::score::{INFINITY, Score};
+use super::score::{INFINITY, Score, is_decisive};
 use super::search::Searcher;
 use super::{Bound, SearchEvent, SearchInfo};
 
@@ -20,6 +21,10 @@ impl Searcher<'_> {
         } else {
             return None;
         };
+        let value = match self.ctx.root_tb_value {
+            Some(tb) if !is_decisive(value) || value.signum() != tb.signum() => tb,
+            _ => value,
+        };
         let time = main.started.elapsed();
         let nodes = self.ctx.total_nodes().max(self.td.nodes);
         let score = Score::from_value(value);
@@ -33,7 +38,7 @@ impl Searcher<'_> {
             nodes,
             nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
             hashfull: self.ctx.tt.hashfull(),
-            tbhits: 0,
+            tbhits: self.ctx.tb_hits.load(Ordering::Relaxed),
             time,
             pv: rm.pv.clone(),
         })

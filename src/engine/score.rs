@@ -11,6 +11,15 @@ pub const MATE: i32 = 31_000;
 /// Any value beyond this is a mate score.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32;
 pub const DRAW: i32 = 0;
+/// A tablebase win found `n` plies below the root is `TB_WIN - n`: a band just below the mates.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Any value beyond this is a tablebase win or a mate.
+pub const TB_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+
+/// A tablebase win (or a mate): no margin-based pruning applies.
+pub const fn is_decisive(value: i32) -> bool {
+    value.abs() >= TB_BOUND
+}
 
 pub const fn mated_in(ply: usize) -> i32 {
     -MATE + ply as i32
@@ -18,10 +27,6 @@ pub const fn mated_in(ply: usize) -> i32 {
 
 pub const fn mate_in(ply: usize) -> i32 {
     MATE - ply as i32
-}
-
-pub const fn is_mate(value: i32) -> bool {
-    value.abs() >= MATE_BOUND
 }
 
 /// A score as reported to users: centipawns from the side to move's view, or a mate distance

@@ -7,6 +7,7 @@ use std::sync::mpsc::Sender;
 use std::time::Instant;
 
 use crate::chess::{Move, Position};
+use crate::tablebase::Wdl;
 
 use super::history::PieceTo;
 use super::params::*;
@@ -137,7 +138,7 @@ impl<'a> Searcher<'a> {
     fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
         let mut delta = ASP_WINDOW;
         let (mut alpha, mut beta) = (-INFINITY, INFINITY);
-        if depth >= ASP_MIN_DEPTH && !is_mate(prev) && prev > -INFINITY {
+        if depth >= ASP_MIN_DEPTH && !is_decisive(prev) && prev > -INFINITY {
             alpha = (prev - delta).max(-INFINITY);
             beta = (prev + delta).min(INFINITY);
         }
@@ -225,6 +226,13 @@ impl<'a> Searcher<'a> {
             return e.value;
         }
 
+        if !N::ROOT
+            && excluded.is_none()
+            && let Some(value) = self.probe_tablebase(pos, alpha, beta, depth, ply)
+        {
+            return value;
+        }
+
         let static_eval = if in_check {
             None
         } else {
@@ -236,7 +244,7 @@ impl<'a> Searcher<'a> {
         // The TT value is a better guess than the static evaluation when its bound allows.
         let eval = match (static_eval, tt) {
             (Some(se), Some(e))
-                if !is_mate(e.value)
+                if !is_decisive(e.value)
                     && match e.bound {
                         TtBound::Exact => true,
                         TtBound::Lower => e.value > se,
@@ -260,7 +268,7 @@ impl<'a> Searcher<'a> {
             // Reverse futility pruning.
             if depth <= RFP_MAX_DEPTH
                 && eval - RFP_MARGIN * (depth - i32::from(improving)) >= beta
-                && eval < MATE_BOUND
+                && eval < TB_BOUND
             {
                 return eval;
             }
@@ -276,7 +284,7 @@ impl<'a> Searcher<'a> {
                 && eval >= beta
                 && static_eval >= beta
                 && ply >= self.td.nmp_min_ply
-                && !is_mate(beta)
+                && !is_decisive(beta)
                 && self.td.frames[f - 1].piece_to.is_some()
                 && pos.has_non_pawn_material(pos.turn())
             {
@@ -296,7 +304,7 @@ impl<'a> Searcher<'a> {
                     return 0;
                 }
                 if score >= beta {
-                    let score = if is_mate(score) { beta } else { score };
+                    let score = if is_decisive(score) { beta } else { score };
                     if depth < NMP_VERIFY_DEPTH || self.td.nmp_min_ply > 0 {
                         return score;
                     }
@@ -365,7 +373,7 @@ impl<'a> Searcher<'a> {
                 0
             };
 
-            if !N::ROOT && best_score > -MATE_BOUND && has_pieces {
+            if !N::ROOT && best_score > -TB_BOUND && has_pieces {
                 let lmr_depth = (depth - 1 - lmr(depth, moves_seen)).max(0);
                 if quiet && !gives_check {
                     if depth <= LMP_MAX_DEPTH && moves_seen > lmp_limit(depth, improving) {
@@ -402,7 +410,7 @@ impl<'a> Searcher<'a> {
                 && let Some(e) = tt
                 && e.depth >= depth - SE_TT_DEPTH_MARGIN
                 && e.bound != TtBound::Upper
-                && !is_mate(e.value)
+                && !is_decisive(e.value)
             {
                 let s_beta = e.value - 2 * depth;
                 self.td.frames[f].excluded = Some(m);
@@ -677,6 +685,51 @@ impl<'a> Searcher<'a> {
 
     /// Fifty-move rule, insufficient material, or a repetition of any earlier position since
     /// the last irreversible move (in the game or on the current path).
+    /// A WDL probe right after a capture or pawn move. Returns the value when its bound settles
+    /// the node; the result is stored in the transposition table either way.
+    fn probe_tablebase(
+        &self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let tb = self.ctx.tablebases?;
+        if pos.halfmoves() != 0
+            || depth < tb.probe_depth
+            || pos.occupied().count() > tb.tables.max_pieces()
+            || pos.castling_rooks().0 != 0
+        {
+            return None;
+        }
+        let wdl = tb.tables.probe_wdl(pos).ok()?;
+        self.ctx.tb_hits.fetch_add(1, Ordering::Relaxed);
+        let (value, bound) = match wdl {
+            Wdl::Win => (TB_WIN - ply as i32, TtBound::Lower),
+            Wdl::CursedWin if !tb.rule50 => (TB_WIN - ply as i32, TtBound::Lower),
+            Wdl::Loss => (-TB_WIN + ply as i32, TtBound::Upper),
+            Wdl::BlessedLoss if !tb.rule50 => (-TB_WIN + ply as i32, TtBound::Upper),
+            // Under the fifty-move rule these are draws; a hair off zero keeps the better side.
+            Wdl::CursedWin => (DRAW + 1, TtBound::Exact),
+            Wdl::BlessedLoss => (DRAW - 1, TtBound::Exact),
+            Wdl::Draw => (DRAW, TtBound::Exact),
+        };
+        let settles = match bound {
+            TtBound::Exact => true,
+            TtBound::Lower => value >= beta,
+            TtBound::Upper => value <= alpha,
+        };
+        if !settles {
+            return None;
+        }
+        let depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
+        self.ctx
+            .tt
+            .store(pos.hash(), None, value, -INFINITY, depth, bound, ply);
+        Some(value)
+    }
+
     /// The position after `m`, with the path's keys and the evaluator following it.
     fn make_move(&mut self, pos: &Position, m: Move) -> Position {
         self.td.eval.push_move(pos, m);
@@ -787,8 +840,12 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let flags = Flags::default();
         let nodes = [AtomicU64::new(0)];
+        let tb_hits = AtomicU64::new(0);
         let ctx = SearchContext {
             tt: &tt,
+            tablebases: None,
+            tb_hits: &tb_hits,
+            root_tb_value: None,
             flags: &flags,
             nodes: &nodes,
             multipv: 1,

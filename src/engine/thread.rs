@@ -8,16 +8,17 @@ use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use crate::chess::{Move, Position};
+use crate::tablebase::{RankedMove, Wdl};
 
 use super::eval::{Evaluation, ThreadEval};
 use super::history::{History, PieceTo};
 use super::limits::SearchLimits;
-use super::score::{DRAW, INFINITY, MAX_PLY, Score, mated_in};
+use super::score::{DRAW, INFINITY, MAX_PLY, Score, TB_WIN, mated_in};
 use super::search::{MainThread, Searcher};
 use super::strength::{CANDIDATES, Strength};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::{Bound, SearchEvent, SearchInfo};
+use super::{Bound, SearchEvent, SearchInfo, TablebaseConfig};
 
 /// Flags shared between the engine handle and the running search.
 #[derive(Default)]
@@ -134,6 +135,11 @@ impl ThreadData {
 /// What stays fixed during one search, shared by all its threads.
 pub struct SearchContext<'a> {
     pub tt: &'a TranspositionTable,
+    pub tablebases: Option<&'a TablebaseConfig>,
+    /// Tablebase probes that found the position, all threads together.
+    pub tb_hits: &'a AtomicU64,
+    /// The root's tablebase value, reported instead of any search score short of a mate.
+    pub root_tb_value: Option<i32>,
     pub flags: &'a Flags,
     /// Node counts published by each thread.
     pub nodes: &'a [AtomicU64],
@@ -159,6 +165,7 @@ pub struct Job {
     pub move_overhead: Duration,
     pub strength: Option<Strength>,
     pub evaluation: Evaluation,
+    pub tablebases: Option<TablebaseConfig>,
     pub start: Instant,
 }
 
@@ -170,8 +177,22 @@ pub fn run(
     flags: &Flags,
     events: &Sender<SearchEvent>,
 ) {
+    let tb_hits = AtomicU64::new(0);
+    let mut root_tb_value = None;
     let mut moves: Vec<Move> = job.root.legal_moves().iter().copied().collect();
-    if !job.limits.search_moves.is_empty() {
+    if job.limits.search_moves.is_empty() {
+        // In the tables, only the best DTZ group is searched: the engine cannot throw a win away
+        // nor lose one to the fifty-move rule.
+        if let Some(tb) = &job.tablebases
+            && tb.tables.covers(&job.root)
+            && let Ok(ranking) = tb.tables.rank_root(&job.root, tb.rule50)
+            && !ranking.best_group().is_empty()
+        {
+            tb_hits.fetch_add(ranking.moves.len() as u64, Ordering::Relaxed);
+            moves = ranking.best_group().iter().map(|rm| rm.mv).collect();
+            root_tb_value = Some(tb_root_value(&ranking.best_group()[0], tb.rule50));
+        }
+    } else {
         let only: Vec<Move> = moves
             .iter()
             .copied()
@@ -216,6 +237,9 @@ pub fn run(
     let node_counters: Vec<AtomicU64> = threads.iter().map(|_| AtomicU64::new(0)).collect();
     let ctx = SearchContext {
         tt,
+        tablebases: job.tablebases.as_ref(),
+        tb_hits: &tb_hits,
+        root_tb_value,
         flags,
         nodes: &node_counters,
         multipv: multipv.min(moves.len()),
@@ -274,4 +298,18 @@ pub fn run(
         best: Some(best),
         ponder,
     });
+}
+
+/// The root's value from its best tablebase move: a win nearer to zeroing scores higher.
+fn tb_root_value(best: &RankedMove, rule50: bool) -> i32 {
+    let distance = best.dtz.unsigned_abs().min(MAX_PLY as u32 - 1) as i32;
+    match best.wdl {
+        Wdl::Win => TB_WIN - distance,
+        Wdl::CursedWin if !rule50 => TB_WIN - distance,
+        Wdl::Loss => -TB_WIN + distance,
+        Wdl::BlessedLoss if !rule50 => -TB_WIN + distance,
+        Wdl::CursedWin => DRAW + 1,
+        Wdl::BlessedLoss => DRAW - 1,
+        Wdl::Draw => DRAW,
+    }
 }

@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::chess::Move;
 
-use super::score::MATE_BOUND;
+use super::score::TB_BOUND;
 
 const ENTRIES_PER_BUCKET: usize = 4;
 const AGE_BITS: u32 = 6;
@@ -89,12 +89,12 @@ impl Packed {
     }
 }
 
-/// Mate scores are stored relative to the node, not the root, so they stay right when the same
-/// position is reached at another ply.
+/// Mate and tablebase scores are stored relative to the node, not the root, so they stay right
+/// when the same position is reached at another ply.
 fn value_to_tt(value: i32, ply: usize) -> i32 {
-    if value >= MATE_BOUND {
+    if value >= TB_BOUND {
         value + ply as i32
-    } else if value <= -MATE_BOUND {
+    } else if value <= -TB_BOUND {
         value - ply as i32
     } else {
         value
@@ -102,9 +102,9 @@ fn value_to_tt(value: i32, ply: usize) -> i32 {
 }
 
 fn value_from_tt(value: i32, ply: usize) -> i32 {
-    if value >= MATE_BOUND {
+    if value >= TB_BOUND {
         value - ply as i32
-    } else if value <= -MATE_BOUND {
+    } else if value <= -TB_BOUND {
         value + ply as i32
     } else {
         value

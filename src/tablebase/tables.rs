@@ -91,6 +91,13 @@ pub struct Tablebases {
     files: usize,
 }
 
+/// Equal when they share one set of tables (clones of one `open`).
+impl PartialEq for Tablebases {
+    fn eq(&self, other: &Tablebases) -> bool {
+        Arc::ptr_eq(&self.tables, &other.tables)
+    }
+}
+
 impl std::fmt::Debug for Tablebases {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Tablebases")

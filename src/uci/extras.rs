@@ -1,6 +1,6 @@
 //! The opening book and the Syzygy tables as the UCI session uses them: loaded when their options
-//! are set, consulted at `go` before the engine searches (a book move is played at once; in a
-//! tablebase position only the best DTZ group of root moves is searched).
+//! are set. A book move is played at once at `go`; the tables go to the engine, which ranks
+//! root moves by DTZ and probes WDL inside the search.
 
 use std::ffi::OsStr;
 
@@ -47,6 +47,11 @@ impl Extras {
         }
     }
 
+    /// The tables registered by the last `set_tablebases`.
+    pub fn tablebases(&self) -> Option<&Tablebases> {
+        self.tables.as_ref()
+    }
+
     /// Registers the tables of a ':'-separated path (empty: none). Returns lines to report.
     pub fn set_tablebases(&mut self, path: &str) -> Vec<String> {
         self.tables = None;
@@ -73,24 +78,5 @@ impl Extras {
     pub fn book_move(&mut self, pos: &Position) -> Option<Move> {
         let book = self.book.as_ref()?;
         book.pick(pos, &mut self.rng, Variety::PROPORTIONAL)
-    }
-
-    /// In a tablebase position: the root moves worth searching, and a line saying why.
-    pub fn tablebase_root(&self, pos: &Position, rule50: bool) -> Option<(Vec<Move>, String)> {
-        let tables = self.tables.as_ref()?;
-        if !tables.covers(pos) {
-            return None;
-        }
-        let ranking = tables.rank_root(pos, rule50).ok()?;
-        let best = ranking.best_group();
-        let first = best.first()?;
-        let note = format!(
-            "tablebase {}: {} of {} root moves kept (DTZ {})",
-            first.wdl.name(),
-            best.len(),
-            ranking.moves.len(),
-            first.dtz
-        );
-        Some((best.iter().map(|m| m.mv).collect(), note))
     }
 }

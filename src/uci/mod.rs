@@ -15,6 +15,7 @@ use crate::chess::{ByColor, CastlingMode, Move, Position, UciMove};
 use crate::engine::bench;
 use crate::engine::{
     Bound, Clock, Engine, EngineOptions, Limit, SearchEvent, SearchInfo, SearchLimits,
+    TablebaseConfig,
 };
 
 pub use command::{GoParams, StartPosition, UciCommand, UciError};
@@ -250,13 +251,22 @@ impl Session {
                     for line in self.extras.set_tablebases(&self.options.syzygy_path) {
                         self.info(&line);
                     }
+                    self.update_tablebases();
                 }
-                OptionChange::NotWired(option) => self.info(&format!(
-                    "{option} stored; tablebase probes inside the search are not wired in yet"
-                )),
+                OptionChange::TablebaseSettings => self.update_tablebases(),
                 OptionChange::None => {}
             },
         }
+    }
+
+    /// Hands the tables and their settings to the engine (after the running search).
+    fn update_tablebases(&mut self) {
+        let config = self.extras.tablebases().map(|tables| TablebaseConfig {
+            tables: tables.clone(),
+            probe_depth: self.options.syzygy_probe_depth as i32,
+            rule50: self.options.syzygy_50_move_rule,
+        });
+        self.queue(PendingChange::Tablebases(config));
     }
 
     fn current_position(&self) -> Position {
@@ -359,14 +369,7 @@ impl Session {
                 .line(&format!("bestmove {}", format_move(m, chess960)));
             return;
         }
-        let mut limits = self.limits(&params, &pos);
-        if limits.search_moves.is_empty() {
-            let rule50 = self.options.syzygy_50_move_rule;
-            if let Some((moves, note)) = self.extras.tablebase_root(&pos, rule50) {
-                self.info(&note);
-                limits.search_moves = moves;
-            }
-        }
+        let limits = self.limits(&params, &pos);
         // The moves were checked when the position was set.
         let _ = self.engine.set_position(self.start.clone(), &self.moves);
         self.engine.go(limits);

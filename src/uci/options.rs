@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use crate::engine::{
     Engine, EngineOptions, Evaluation, MAX_ELO, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS, MIN_ELO,
+    TablebaseConfig,
 };
 
 const MAX_OVERHEAD_MS: u64 = 5000;
@@ -22,6 +23,7 @@ pub enum PendingChange {
     ClearHash,
     NewGame,
     Evaluation(Evaluation),
+    Tablebases(Option<TablebaseConfig>),
 }
 
 impl PendingChange {
@@ -35,6 +37,7 @@ impl PendingChange {
             PendingChange::ClearHash => engine.clear_hash(),
             PendingChange::NewGame => engine.new_game(),
             PendingChange::Evaluation(e) => engine.set_evaluation(e),
+            PendingChange::Tablebases(t) => engine.set_tablebases(t),
         }
     }
 }
@@ -49,8 +52,8 @@ pub enum OptionChange {
     Book,
     /// SyzygyPath changed: reopen the tables.
     Tablebases,
-    /// Stored, but its feature is not wired in yet.
-    NotWired(&'static str),
+    /// SyzygyProbeDepth or Syzygy50MoveRule changed.
+    TablebaseSettings,
     None,
 }
 
@@ -223,11 +226,11 @@ impl Values {
             }
             "syzygyprobedepth" => {
                 self.syzygy_probe_depth = spin(name, value, 1, MAX_SYZYGY_DEPTH as u64)? as u32;
-                OptionChange::NotWired("SyzygyProbeDepth")
+                OptionChange::TablebaseSettings
             }
             "syzygy50moverule" => {
                 self.syzygy_50_move_rule = check(name, value)?;
-                OptionChange::None
+                OptionChange::TablebaseSettings
             }
             "ownbook" => {
                 self.own_book = check(name, value)?;

@@ -312,6 +312,7 @@ mod tests {
                 move_overhead: std::time::Duration::ZERO,
                 strength: None,
                 evaluation: Evaluation::embedded(),
+                tablebases: None,
                 start: std::time::Instant::now(),
             };
             flags
