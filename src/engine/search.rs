@@ -110,6 +110,12 @@ impl<'a> Searcher<'a> {
                 self.td.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
             if self.ctx.stopped() {
+                // A move that beat the old best in this unfinished iteration is played: report
+                // it, so the last info line agrees with the best move.
+                let best = &self.td.root_moves[0];
+                if depth > 1 && best.score > -INFINITY && last_best != Some(best.mv) {
+                    self.report(depth);
+                }
                 break;
             }
             self.td.completed_depth = depth;
