@@ -48,6 +48,11 @@ impl Score {
         }
     }
 
+    /// A win or loss the tablebases prove (centipawns in the band just below mate scores).
+    pub fn is_tablebase(self) -> bool {
+        matches!(self, Score::Cp(cp) if cp.abs() >= TB_BOUND)
+    }
+
     /// Win/draw/loss expectation in permille, from a logistic model of the centipawn score.
     pub fn wdl(self) -> Wdl {
         match self {
