@@ -288,3 +288,24 @@ fn a_file_of_one_game_opens_it_and_a_missing_file_is_an_error() {
     assert!(app.message.as_ref().unwrap().1.contains("could not read"));
     assert!(matches!(app.mode, Mode::Analyse(_)), "the game stays open");
 }
+
+#[test]
+fn clicking_the_graph_jumps_to_that_move() {
+    let mut app = analysing("e4<Enter>e5<Enter>Nf3<Enter>Nc6<Enter>");
+    let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
+    let graph = super::layout::compute(area, true)
+        .side_panels(app.reference_lines())
+        .graph;
+    update(&mut app, Action::MouseDown(graph.x, graph.y + 2));
+    assert_eq!(app.game.current_node(), NodeId::ROOT);
+    update(&mut app, Action::MouseUp(graph.x, graph.y + 2));
+    let middle = graph.x + (graph.width - 1) / 2;
+    update(&mut app, Action::MouseDown(middle, graph.bottom() - 1));
+    assert_eq!(app.game.current_node(), main_node(&app, 2));
+    update(&mut app, Action::MouseDown(graph.right() - 1, graph.y + 1));
+    assert_eq!(app.game.current_node(), main_node(&app, 4));
+    // In a variation the graph follows its line.
+    keys(&mut app, "kkkd5<Enter>");
+    update(&mut app, Action::MouseDown(graph.right() - 1, graph.y + 1));
+    assert_eq!(shown_san(&app), "d5");
+}
