@@ -309,3 +309,49 @@ fn clicking_the_graph_jumps_to_that_move() {
     update(&mut app, Action::MouseDown(graph.right() - 1, graph.y + 1));
     assert_eq!(shown_san(&app), "d5");
 }
+
+/// Timing on a big file (run by hand: `cargo test --release big_file -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn big_file_index_filter_and_check_times() {
+    let legal = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/pgn/pgn-reader/legal.pgn"
+    ))
+    .unwrap();
+    let dir = temp_dir("big");
+    let path = dir.join("big.pgn");
+    let copies = 2_000;
+    std::fs::write(&path, format!("{legal}\n\n").repeat(copies)).unwrap();
+    let bytes = std::fs::metadata(&path).unwrap().len();
+    let start = std::time::Instant::now();
+    let index = GameIndex::build(&path).unwrap();
+    let indexed = start.elapsed();
+    let games = index.len();
+    let mut app = analysing("");
+    update(
+        &mut app,
+        Action::Library(LibraryEvent::Indexed(path.clone(), Ok(Arc::new(index)))),
+    );
+    let start = std::time::Instant::now();
+    keys(&mut app, "p");
+    let first_key = start.elapsed();
+    let start = std::time::Instant::now();
+    keys(&mut app, "enguin");
+    let narrowing = start.elapsed();
+    let start = std::time::Instant::now();
+    keys(&mut app, "<Esc>");
+    let cleared = start.elapsed();
+    let start = std::time::Instant::now();
+    let bad = PgnReader::open(&path)
+        .unwrap()
+        .filter(|g| !g.as_ref().unwrap().is_ok())
+        .count();
+    let checked = start.elapsed();
+    eprintln!(
+        "{games} games, {:.0} MB: index {indexed:?}, first filter key {first_key:?}, \
+         six more keys {narrowing:?}, clear {cleared:?}, check all {checked:?} ({bad} bad)",
+        bytes as f64 / 1e6
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
