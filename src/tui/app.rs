@@ -5,11 +5,13 @@ use std::time::Instant;
 
 use crate::book::{Book, BookMove, BookRng};
 use crate::chess::{Color, Move, Position, Role, Square};
+use crate::game::{Game, IndexEntry, NodeId};
 
+use super::browse::Library;
 use super::clock::{Clocks, TimeControl};
 use super::config::Config;
 use super::engine_link::{EngineCommand, GoLimits, PvInfo, Score, SearchId};
-use super::game::GameLine;
+use super::game::Record;
 use super::setup::SetupState;
 
 /// What the user is doing.
@@ -18,6 +20,8 @@ pub enum Mode {
     Play(PlayState),
     Analyse(AnalyseState),
     Setup(SetupState),
+    /// The game list of the open PGN file (`App::library`).
+    Browse,
 }
 
 impl Mode {
@@ -26,6 +30,7 @@ impl Mode {
             Mode::Play(_) => "PLAY",
             Mode::Analyse(_) => "ANALYSE",
             Mode::Setup(_) => "SET UP",
+            Mode::Browse => "BROWSE",
         }
     }
 }
@@ -45,8 +50,8 @@ pub struct PlayState {
 pub struct AnalyseState {
     /// Infinite analysis of the shown position is on.
     pub infinite: bool,
-    /// Whole-game analysis in progress: the ply being analysed next.
-    pub game_pass: Option<usize>,
+    /// Whole-game analysis in progress: the main-line node being analysed next.
+    pub game_pass: Option<NodeId>,
 }
 
 /// A dialog over the board; it takes the keys while open.
@@ -82,7 +87,14 @@ pub struct Prompt {
 pub enum PromptKind {
     Command,
     Fen,
+    /// Append the game to a file.
     SaveAs,
+    /// Write the game to a file, replacing it.
+    WriteAs,
+    /// The comment after the shown move.
+    Comment,
+    /// A PGN file to browse.
+    OpenPgn,
 }
 
 impl PromptKind {
@@ -90,7 +102,10 @@ impl PromptKind {
         match self {
             PromptKind::Command => ":",
             PromptKind::Fen => "FEN: ",
-            PromptKind::SaveAs => "Save PGN to: ",
+            PromptKind::SaveAs => "Append PGN to: ",
+            PromptKind::WriteAs => "Write PGN to (replaces the file): ",
+            PromptKind::Comment => "Comment: ",
+            PromptKind::OpenPgn => "Open PGN: ",
         }
     }
 }
@@ -113,8 +128,8 @@ pub enum Purpose {
 pub struct Search {
     pub id: SearchId,
     pub purpose: Purpose,
-    /// The ply of the game line searched, and its position (for SAN and score orientation).
-    pub ply: usize,
+    /// The node of the game searched, and its position (for SAN and score orientation).
+    pub node: NodeId,
     pub root: Position,
     pub started: Instant,
 }
@@ -129,14 +144,24 @@ pub enum Severity {
 #[derive(Clone, Debug)]
 pub enum Effect {
     Engine(EngineCommand),
-    /// Write (or append to) a file off the UI thread; the result comes back as a job event.
-    WriteFile {
+    /// Write a game as PGN off the UI thread, appended to `path` or replacing it atomically;
+    /// the result comes back as a job event.
+    SaveGame {
         path: PathBuf,
-        contents: String,
+        game: Box<Game>,
         append: bool,
     },
     Autosave(String),
     ClearAutosave,
+    /// Index a PGN file, then report `LibraryEvent::Indexed`.
+    IndexPgn(PathBuf),
+    /// Parse every game of a PGN file, reporting the bad ones (`LibraryEvent::Checked`).
+    CheckPgn(PathBuf),
+    /// Read one game (`LibraryEvent::Loaded`).
+    LoadGame {
+        path: PathBuf,
+        entry: Box<IndexEntry>,
+    },
 }
 
 pub struct App {
@@ -144,7 +169,7 @@ pub struct App {
     /// Colours on (off when NO_COLOR is set).
     pub colors: bool,
     pub mode: Mode,
-    pub game: GameLine,
+    pub game: Record,
     pub flipped: bool,
     pub cursor: Square,
     pub selected: Option<Square>,
@@ -172,6 +197,8 @@ pub struct App {
     /// The opening book the opponent plays from and the book panel shows.
     pub book: Option<Book>,
     pub book_rng: BookRng,
+    /// The PGN file open in browse mode.
+    pub library: Option<Library>,
 }
 
 impl App {
@@ -180,7 +207,7 @@ impl App {
             config,
             colors: true,
             mode: Mode::Analyse(AnalyseState::default()),
-            game: GameLine::new(Position::startpos()),
+            game: Record::new(Position::startpos()),
             flipped: false,
             cursor: Square::E2,
             selected: None,
@@ -202,6 +229,7 @@ impl App {
             saved: true,
             book: None,
             book_rng: BookRng::from_time(),
+            library: None,
         }
     }
 
@@ -228,10 +256,12 @@ impl App {
     pub fn can_move(&self) -> bool {
         match &self.mode {
             Mode::Play(p) => {
-                self.game.at_end() && self.game.end().is_none() && self.position().turn() == p.human
+                self.game.at_main_end()
+                    && self.game.end().is_none()
+                    && self.position().turn() == p.human
             }
             Mode::Analyse(_) => true,
-            Mode::Setup(_) => false,
+            Mode::Setup(_) | Mode::Browse => false,
         }
     }
 
@@ -255,7 +285,7 @@ impl App {
         {
             return first.score;
         }
-        self.game.eval(self.game.cursor())
+        self.game.eval(self.game.current_node())
     }
 
     /// Book moves of the shown position, most weight first.
@@ -270,7 +300,7 @@ impl App {
 
     /// Lines of the reference panel (book) for the shown position; 0 hides it.
     pub fn reference_lines(&self) -> u16 {
-        if matches!(self.mode, Mode::Setup(_)) || self.book_moves().is_empty() {
+        if matches!(self.mode, Mode::Setup(_) | Mode::Browse) || self.book_moves().is_empty() {
             0
         } else {
             2

@@ -30,10 +30,22 @@ pub enum Command {
     ModeAnalyse,
     ModeBrowse,
     ModeEndgame,
+    NextVariation,
+    PrevVariation,
+    LeaveVariation,
+    PromoteVariation,
+    MakeMainLine,
+    DeleteVariation,
+    Comment,
+    /// Toggles a move assessment NAG (`$1`..`$6`).
+    Nag(u8),
+    WriteGame,
+    NextMarked,
+    PrevMarked,
 }
 
 /// Config name, default key, help text.
-pub const COMMANDS: [(Command, &str, &str, &str); 22] = [
+pub const COMMANDS: [(Command, &str, &str, &str); 38] = [
     (Command::Quit, "quit", "q", "quit (offers to save)"),
     (Command::Help, "help", "?", "show all key bindings"),
     (Command::Flip, "flip", "r", "rotate the board"),
@@ -47,7 +59,7 @@ pub const COMMANDS: [(Command, &str, &str, &str); 22] = [
         "home",
         "start of the game",
     ),
-    (Command::LastMove, "last_move", "end", "end of the game"),
+    (Command::LastMove, "last_move", "end", "end of the line"),
     (
         Command::ToggleAnalysis,
         "analysis",
@@ -55,12 +67,7 @@ pub const COMMANDS: [(Command, &str, &str, &str); 22] = [
         "start/stop the engine",
     ),
     (Command::NewGame, "new_game", "n", "new game"),
-    (
-        Command::CommandLine,
-        "command",
-        ":",
-        "command line (:help lists commands)",
-    ),
+    (Command::CommandLine, "command", ":", "command line (:help)"),
     (Command::Resign, "resign", "ctrl-r", "resign"),
     (Command::OfferDraw, "offer_draw", "ctrl-d", "offer a draw"),
     (
@@ -69,8 +76,14 @@ pub const COMMANDS: [(Command, &str, &str, &str); 22] = [
         "ctrl-a",
         "analyse the whole game",
     ),
-    (Command::Save, "save", "ctrl-s", "save the game as PGN"),
-    (Command::Open, "open", "ctrl-o", "open a PGN file"),
+    (Command::Save, "save", "ctrl-s", "append game to a PGN file"),
+    (
+        Command::WriteGame,
+        "write",
+        "w",
+        "write game to PGN (replace)",
+    ),
+    (Command::Open, "open", "o", "open a PGN file (game list)"),
     (Command::Setup, "setup", "ctrl-e", "set up a position"),
     (Command::ModePlay, "mode_play", "f1", "play mode"),
     (Command::ModeAnalyse, "mode_analyse", "f2", "analyse mode"),
@@ -85,6 +98,66 @@ pub const COMMANDS: [(Command, &str, &str, &str); 22] = [
         "mode_endgame",
         "f5",
         "endgame trainer",
+    ),
+    (
+        Command::NextVariation,
+        "next_variation",
+        "]",
+        "next alternative move",
+    ),
+    (
+        Command::PrevVariation,
+        "prev_variation",
+        "[",
+        "previous alternative move",
+    ),
+    (
+        Command::LeaveVariation,
+        "leave_variation",
+        "<",
+        "leave the variation",
+    ),
+    (
+        Command::PromoteVariation,
+        "promote_variation",
+        "p",
+        "promote the variation",
+    ),
+    (
+        Command::MakeMainLine,
+        "main_line",
+        "P",
+        "make it the main line",
+    ),
+    (
+        Command::DeleteVariation,
+        "delete_variation",
+        "x",
+        "delete the shown variation",
+    ),
+    (
+        Command::Comment,
+        "comment",
+        ";",
+        "comment on the shown move",
+    ),
+    (Command::Nag(1), "nag_good", "1", "mark ! (again: clear)"),
+    (Command::Nag(2), "nag_mistake", "2", "mark ?"),
+    (Command::Nag(3), "nag_brilliant", "3", "mark !!"),
+    (Command::Nag(4), "nag_blunder", "4", "mark ??"),
+    (Command::Nag(5), "nag_speculative", "5", "mark !?"),
+    (Command::Nag(6), "nag_dubious", "6", "mark ?!"),
+    (
+        Command::NextMarked,
+        "next_marked",
+        ".",
+        "next mistake on the graph",
+    ),
+    (
+        Command::PrevMarked,
+        "prev_marked",
+        ",",
+        "previous mistake on graph",
     ),
 ];
 
