@@ -77,20 +77,6 @@ impl Extras {
 
     /// In a tablebase position: the root moves worth searching, and a line saying why.
     pub fn tablebase_root(&self, pos: &Position, rule50: bool) -> Option<(Vec<Move>, String)> {
-        let tables = self.tables.as_ref()?;
-        if !tables.covers(pos) {
-            return None;
-        }
-        let ranking = tables.rank_root(pos, rule50).ok()?;
-        let best = ranking.best_group();
-        let first = best.first()?;
-        let note = format!(
-            "tablebase {}: {} of {} root moves kept (DTZ {})",
-            first.wdl.name(),
-            best.len(),
-            ranking.moves.len(),
-            first.dtz
-        );
-        Some((best.iter().map(|m| m.mv).collect(), note))
+        self.tables.as_ref()?.root_filter(pos, rule50)
     }
 }
