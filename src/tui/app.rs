@@ -8,9 +8,11 @@ use crate::chess::{Color, Move, Position, Role, Square};
 
 use super::clock::{Clocks, TimeControl};
 use super::config::Config;
+use super::endgame::EndgameState;
 use super::engine_link::{EngineCommand, GoLimits, PvInfo, Score, SearchId};
 use super::game::GameLine;
 use super::setup::SetupState;
+use super::tablebase::TbPanel;
 
 /// What the user is doing.
 #[derive(Clone, Debug)]
@@ -18,6 +20,7 @@ pub enum Mode {
     Play(PlayState),
     Analyse(AnalyseState),
     Setup(SetupState),
+    Endgame(EndgameState),
 }
 
 impl Mode {
@@ -26,6 +29,7 @@ impl Mode {
             Mode::Play(_) => "PLAY",
             Mode::Analyse(_) => "ANALYSE",
             Mode::Setup(_) => "SET UP",
+            Mode::Endgame(_) => "ENDGAME",
         }
     }
 }
@@ -69,6 +73,7 @@ pub struct NewGameDialog {
     pub color: Color,
     pub preset: usize,
     pub level: u8,
+    pub book: super::config::BookChoice,
 }
 
 /// A one-line prompt at the bottom (`:` commands, FEN, file names).
@@ -83,6 +88,8 @@ pub enum PromptKind {
     Command,
     Fen,
     SaveAs,
+    /// Material or FEN for the endgame trainer.
+    Endgame,
 }
 
 impl PromptKind {
@@ -91,6 +98,7 @@ impl PromptKind {
             PromptKind::Command => ":",
             PromptKind::Fen => "FEN: ",
             PromptKind::SaveAs => "Save PGN to: ",
+            PromptKind::Endgame => "Endgame (KQvK, KRPvKR... or FEN): ",
         }
     }
 }
@@ -137,6 +145,8 @@ pub enum Effect {
     },
     Autosave(String),
     ClearAutosave,
+    /// Probe the tables for this position off the UI thread.
+    Tablebase(Box<Position>),
 }
 
 pub struct App {
@@ -172,6 +182,8 @@ pub struct App {
     /// The opening book the opponent plays from and the book panel shows.
     pub book: Option<Book>,
     pub book_rng: BookRng,
+    /// The tablebases and their answers.
+    pub tb: TbPanel,
 }
 
 impl App {
@@ -202,6 +214,7 @@ impl App {
             saved: true,
             book: None,
             book_rng: BookRng::from_time(),
+            tb: TbPanel::default(),
         }
     }
 
@@ -232,6 +245,9 @@ impl App {
             }
             Mode::Analyse(_) => true,
             Mode::Setup(_) => false,
+            Mode::Endgame(e) => {
+                self.game.at_end() && self.game.end().is_none() && self.position().turn() == e.user
+            }
         }
     }
 
@@ -268,12 +284,27 @@ impl App {
         moves
     }
 
-    /// Lines of the reference panel (book) for the shown position; 0 hides it.
+    /// What the reference panel shows for the shown position.
+    pub fn reference(&self) -> Reference {
+        match &self.mode {
+            Mode::Setup(_) => Reference::None,
+            Mode::Endgame(e) if e.summary.is_none() => Reference::Trainer,
+            _ if self.tb.applies(self.position()) => Reference::Tablebase,
+            _ if !self.book_moves().is_empty() => Reference::Book,
+            _ => Reference::None,
+        }
+    }
+
+    /// Lines of the reference panel for the shown position; 0 hides it.
     pub fn reference_lines(&self) -> u16 {
-        if matches!(self.mode, Mode::Setup(_)) || self.book_moves().is_empty() {
-            0
-        } else {
-            2
+        match self.reference() {
+            Reference::None => 0,
+            Reference::Book => 2,
+            Reference::Trainer => 4,
+            Reference::Tablebase => match self.tb.answer(self.position()) {
+                Some(Ok(view)) => view.ranking.moves.len().clamp(1, 16) as u16,
+                _ => 1,
+            },
         }
     }
 
@@ -301,6 +332,18 @@ impl App {
             _ => GoLimits::MoveTime(std::time::Duration::from_secs(2)),
         }
     }
+}
+
+/// The panel between the move list and the engine lines.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Reference {
+    None,
+    /// Book moves with their weights.
+    Book,
+    /// The tablebase verdict of every move.
+    Tablebase,
+    /// The endgame trainer's grades (the tables stay hidden until the drill ends).
+    Trainer,
 }
 
 /// A promotion piece chosen by key.

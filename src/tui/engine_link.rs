@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::chess::{ByColor, Color, Move, Position};
 use crate::engine::{self, Clock, Engine, Limit, SearchEvent, SearchLimits};
+use crate::tablebase::Tablebases;
 
 /// A score from White's point of view.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -106,9 +107,13 @@ pub enum EngineCommand {
         start: Box<Position>,
         moves: Vec<Move>,
         limits: GoLimits,
+        /// In a tablebase position, search only the moves that keep the best result within
+        /// the fifty-move rule (so won endgames are converted).
+        tb_root: bool,
     },
     Stop,
     Options(EngineOptions),
+    Tablebases(Option<Tablebases>),
 }
 
 /// The interface's handle on the engine worker.
@@ -152,6 +157,7 @@ impl EngineLink {
 }
 
 fn serve(rx: Receiver<EngineCommand>, mut engine: Engine, pending: Pending) {
+    let mut tables = None;
     for command in rx {
         match command {
             EngineCommand::Go {
@@ -159,6 +165,7 @@ fn serve(rx: Receiver<EngineCommand>, mut engine: Engine, pending: Pending) {
                 start,
                 moves,
                 limits,
+                tb_root,
             } => {
                 engine.stop();
                 if engine.set_position(*start, &moves).is_err() {
@@ -166,10 +173,19 @@ fn serve(rx: Receiver<EngineCommand>, mut engine: Engine, pending: Pending) {
                     continue;
                 }
                 let turn = engine.position().turn();
+                let mut limits = search_limits(limits);
+                if tb_root
+                    && let Some((keep, _)) = tables
+                        .as_ref()
+                        .and_then(|t: &Tablebases| t.root_filter(engine.position(), true))
+                {
+                    limits.search_moves = keep;
+                }
                 lock(&pending).push_back((id, turn));
-                engine.go(search_limits(limits));
+                engine.go(limits);
             }
             EngineCommand::Stop => engine.stop(),
+            EngineCommand::Tablebases(t) => tables = t,
             EngineCommand::Options(o) => {
                 engine.stop();
                 if engine.options().hash_mb != o.hash_mb as usize {
@@ -283,12 +299,14 @@ mod tests {
             start: Box::new(start.clone()),
             moves: vec![e4],
             limits: GoLimits::Infinite,
+            tb_root: false,
         });
         link.send(EngineCommand::Go {
             id: 2,
             start: Box::new(start),
             moves: vec![e4],
             limits: GoLimits::MoveTime(Duration::from_millis(100)),
+            tb_root: false,
         });
         let mut best = Vec::new();
         while best.len() < 2 {

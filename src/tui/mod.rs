@@ -10,6 +10,7 @@ pub mod autosave;
 pub mod clock;
 mod commands;
 pub mod config;
+pub mod endgame;
 pub mod engine_link;
 pub mod game;
 pub mod input;
@@ -19,6 +20,7 @@ mod pgn_out;
 mod play;
 pub mod review;
 pub mod setup;
+pub mod tablebase;
 mod terminal;
 pub mod update;
 pub mod view;
@@ -53,6 +55,8 @@ pub enum Start {
     },
     /// Analyse a game: start position and main-line moves (checked by the caller).
     Analyse(Box<Position>, Vec<crate::chess::Move>),
+    /// The endgame trainer on a material (`KRvK`) or a FEN; empty: the default material.
+    Endgame(String),
 }
 
 #[derive(Clone, Debug)]
@@ -65,6 +69,7 @@ enum Event {
     Input(crossterm::event::Event),
     Engine(SearchId, EngineEvent),
     Job(Result<String, String>),
+    Tablebase(Position, tablebase::Answer),
 }
 
 /// Builds the starting state (no terminal needed).
@@ -75,6 +80,17 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
     app.colors = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     app.games_file = autosave::games_path();
     app.book = Some(crate::book::Book::embedded());
+    let mut book_error = None;
+    if let Some(file) = &app.config.book_file {
+        match crate::book::Book::open(file) {
+            Ok(book) => app.book = Some(book),
+            Err(e) => book_error = Some(format!("{e}; using the built-in book")),
+        }
+    }
+    app.tb = tablebase::TbPanel::open(&app.config);
+    app.engine(engine_link::EngineCommand::Tablebases(
+        app.tb.tables.clone(),
+    ));
     let (color, level, tc) = (
         play::configured_color(&app.config, now),
         app.config.level,
@@ -102,6 +118,7 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
                 app.game.play(m);
             }
         }
+        Start::Endgame(target) => endgame::start(&mut app, target),
     }
     if let Start::Default = options.start
         && let Some(saved) = autosave::path()
@@ -110,6 +127,9 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
             .filter(|s| !s.moves.is_empty())
     {
         app.overlay = Some(Overlay::Resume(Box::new(saved)));
+    }
+    if let Some(e) = book_error {
+        app.error(e);
     }
     if let Some(first) = notes.first() {
         let more = if notes.len() > 1 {
@@ -138,11 +158,24 @@ pub fn run(options: Options) -> io::Result<()> {
     let engine = EngineLink::spawn(move |id, ev| {
         let _ = engine_tx.send(Event::Engine(id, ev));
     });
+    let tb_requests = app.tb.tables.clone().map(|tables| {
+        let (req_tx, req_rx) = mpsc::channel();
+        let tb_tx = tx.clone();
+        let spawned = thread::Builder::new()
+            .name("tablebase".into())
+            .spawn(move || {
+                tablebase::serve(tables, req_rx, |pos, answer| {
+                    tb_tx.send(Event::Tablebase(pos, answer)).is_ok()
+                })
+            });
+        spawned.map(|_| req_tx)
+    });
+    let tb_requests = tb_requests.transpose()?;
     let mut guard = terminal::TerminalGuard::enter()?;
     let size = guard.terminal.size()?;
     app.size = (size.width, size.height);
     let mut jobs: Vec<JoinHandle<()>> = Vec::new();
-    run_effects(&mut app, &engine, &tx, &mut jobs);
+    run_effects(&mut app, &engine, tb_requests.as_ref(), &tx, &mut jobs);
     guard.terminal.draw(|f| view::render(&app, f))?;
     let mut last_draw = Instant::now();
     let mut redraw_due: Option<Instant> = None;
@@ -173,11 +206,12 @@ pub fn run(options: Options) -> io::Result<()> {
                 Some(Action::Engine(id, ev))
             }
             Some(Event::Job(result)) => Some(Action::JobDone(result)),
+            Some(Event::Tablebase(pos, answer)) => Some(Action::Tablebase(Box::new(pos), answer)),
             None => Some(Action::Tick),
         };
         if let Some(action) = action {
             update::update(&mut app, action);
-            run_effects(&mut app, &engine, &tx, &mut jobs);
+            run_effects(&mut app, &engine, tb_requests.as_ref(), &tx, &mut jobs);
         }
         let now = Instant::now();
         if urgent || now >= last_draw + ENGINE_REDRAW {
@@ -199,6 +233,7 @@ pub fn run(options: Options) -> io::Result<()> {
 fn run_effects(
     app: &mut App,
     engine: &EngineLink,
+    tb_requests: Option<&mpsc::Sender<Position>>,
     tx: &mpsc::Sender<Event>,
     jobs: &mut Vec<JoinHandle<()>>,
 ) {
@@ -215,6 +250,12 @@ fn run_effects(
                 append,
             } => (Some(path), contents, append, true),
             Effect::Autosave(contents) => (autosave::path(), contents, false, false),
+            Effect::Tablebase(pos) => {
+                if let Some(requests) = tb_requests {
+                    let _ = requests.send(*pos);
+                }
+                continue;
+            }
             Effect::ClearAutosave => {
                 if let Some(p) = autosave::path() {
                     let _ = fs::remove_file(p);

@@ -3,7 +3,6 @@
 
 use std::time::Instant;
 
-use crate::book::Variety;
 use crate::chess::{Color, Move};
 
 use super::app::{App, Effect, Mode};
@@ -85,14 +84,19 @@ pub fn book_reply(app: &mut App) {
     let Mode::Play(p) = &app.mode else {
         return;
     };
-    if app.overlay.is_some() || app.game.end().is_some() || app.game.last().turn() == p.human {
+    if app.overlay.is_some()
+        || app.game.end().is_some()
+        || app.game.last().turn() == p.human
+        || app.game.len() >= app.config.book_depth as usize
+    {
         return;
     }
+    let variety = app.config.book_choice.variety();
     let pos = app.game.last();
     let Some(m) = app
         .book
         .as_ref()
-        .and_then(|b| b.pick(pos, &mut app.book_rng, Variety::PROPORTIONAL))
+        .and_then(|b| b.pick(pos, &mut app.book_rng, variety))
     else {
         return;
     };
@@ -244,3 +248,6 @@ pub fn pgn_text(app: &App) -> String {
         &pgn_out::today(),
     )
 }
+
+#[cfg(test)]
+mod tests;

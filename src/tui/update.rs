@@ -15,7 +15,7 @@ use super::input::EditKey;
 use super::keymap::Command;
 use super::layout;
 use super::setup::SetupState;
-use super::{commands, play};
+use super::{commands, endgame, play, tablebase};
 
 #[derive(Clone, Debug)]
 pub enum Action {
@@ -37,6 +37,8 @@ pub enum Action {
     Tick,
     /// A background write finished: a message to show, or an error.
     JobDone(Result<String, String>),
+    /// The tables answered for a position.
+    Tablebase(Box<Position>, tablebase::Answer),
 }
 
 impl Action {
@@ -44,7 +46,11 @@ impl Action {
     fn is_user(&self) -> bool {
         !matches!(
             self,
-            Action::Engine(..) | Action::Tick | Action::JobDone(_) | Action::Resize(..)
+            Action::Engine(..)
+                | Action::Tick
+                | Action::JobDone(_)
+                | Action::Resize(..)
+                | Action::Tablebase(..)
         )
     }
 }
@@ -98,6 +104,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::Tick => play::tick(app),
         Action::JobDone(Ok(msg)) => app.info(msg),
         Action::JobDone(Err(msg)) => app.error(msg),
+        Action::Tablebase(pos, answer) => app.tb.store(*pos, answer),
     }
     settle(app);
 }
@@ -106,6 +113,8 @@ pub fn update(app: &mut App, action: Action) {
 pub fn settle(app: &mut App) {
     play::book_reply(app);
     play::check_end(app);
+    endgame::settle(app);
+    tablebase::request(app);
     sync_engine(app);
 }
 
@@ -119,7 +128,9 @@ fn command(app: &mut App, c: Command) {
         Command::Quit => request_quit(app),
         Command::Help => app.overlay = Some(Overlay::Help),
         Command::Flip => app.flipped = !app.flipped,
+        Command::Takeback if matches!(app.mode, Mode::Endgame(_)) => endgame::takeback(app),
         Command::Takeback => play::takeback(app),
+        Command::Hint if matches!(app.mode, Mode::Endgame(_)) => endgame::hint(app),
         Command::Hint => play::hint(app),
         Command::NextMove => navigate(app, app.game.cursor() + 1),
         Command::PrevMove => navigate(app, app.game.cursor().saturating_sub(1)),
@@ -132,6 +143,7 @@ fn command(app: &mut App, c: Command) {
             }
             _ => app.info("analysis runs in analyse mode (f2)"),
         },
+        Command::NewGame if matches!(app.mode, Mode::Endgame(_)) => endgame::again(app),
         Command::NewGame => open_new_game(app),
         Command::CommandLine => open_prompt(app, PromptKind::Command),
         Command::Resign => play::resign(app),
@@ -144,7 +156,10 @@ fn command(app: &mut App, c: Command) {
         Command::ModeAnalyse => enter_analyse(app),
         Command::ModeBrowse => app.error("browse mode needs the PGN module (not merged yet)"),
         Command::ModeEndgame => {
-            app.error("the endgame trainer needs the tablebase module (not merged yet)")
+            open_prompt(app, PromptKind::Endgame);
+            if let Some(p) = &mut app.prompt {
+                p.text = endgame::DEFAULT_MATERIAL.into();
+            }
         }
     }
 }
@@ -239,6 +254,7 @@ pub fn make_move(app: &mut App, m: Move) {
         return;
     }
     let mover = app.position().turn();
+    endgame::grade_move(app, m);
     app.game.play(m);
     app.saved = false;
     if replaced {
@@ -361,7 +377,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
                 app.overlay = Some(Overlay::NewGame(d));
             }
             EditKey::Down | EditKey::Tab => {
-                d.field = (d.field + 1) % 3;
+                d.field = (d.field + 1) % 4;
                 app.overlay = Some(Overlay::NewGame(d));
             }
             EditKey::Left | EditKey::Right => {
@@ -372,12 +388,18 @@ fn overlay_key(app: &mut App, key: EditKey) {
                         d.preset =
                             (d.preset as i32 + step).rem_euclid(PRESETS.len() as i32) as usize
                     }
-                    _ => d.level = (i32::from(d.level) + step).clamp(1, 20) as u8,
+                    2 => d.level = (i32::from(d.level) + step).clamp(1, 20) as u8,
+                    _ => {
+                        let all = super::config::BookChoice::ALL;
+                        let i = all.iter().position(|&c| c == d.book).unwrap_or(1) as i32;
+                        d.book = all[(i + step).rem_euclid(all.len() as i32) as usize];
+                    }
                 }
                 app.overlay = Some(Overlay::NewGame(d));
             }
             EditKey::Enter => {
                 let tc = PRESETS[d.preset].parse().expect("presets parse");
+                app.config.book_choice = d.book;
                 start_play(app, Position::startpos(), d.color, tc, d.level);
             }
             EditKey::Esc => {}
@@ -396,6 +418,7 @@ fn open_new_game(app: &mut App) {
         color: play::configured_color(&app.config, app.now),
         preset: preset.unwrap_or(2),
         level: app.config.level,
+        book: app.config.book_choice,
     }));
 }
 
@@ -644,7 +667,7 @@ fn wanted_search(app: &App) -> Option<(Purpose, usize, GoLimits)> {
             }
             None => None,
         },
-        Mode::Setup(_) => None,
+        Mode::Setup(_) | Mode::Endgame(_) => None,
     }
 }
 
@@ -677,6 +700,7 @@ fn sync_engine(app: &mut App) {
             start: Box::new(app.game.start().clone()),
             moves: app.game.moves()[..ply].to_vec(),
             limits,
+            tb_root: matches!(purpose, Purpose::Opponent | Purpose::Hint),
         });
         app.search = Some(Search {
             id,

@@ -96,6 +96,7 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
                     )),
                     Line::raw(format!("{}Time       ◀ {} ▶", mark(1), PRESETS[d.preset])),
                     Line::raw(format!("{}Level      ◀ {} ▶  (1-20)", mark(2), d.level)),
+                    Line::raw(format!("{}Book       ◀ {} ▶", mark(3), d.book.name())),
                     Line::raw(""),
                     Line::styled(
                         "up/down: field  left/right: change  enter: start  esc: cancel",
