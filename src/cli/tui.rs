@@ -4,8 +4,7 @@
 use anyhow::{Context, bail};
 use clap::Args;
 
-use kibitzer::chess::{Color, Move, Position};
-use kibitzer::game::GameMove;
+use kibitzer::chess::{Color, Position};
 use kibitzer::tui::clock::TimeControl;
 use kibitzer::tui::{self, Options, Start};
 
@@ -74,38 +73,20 @@ pub fn play(args: PlayArgs) -> anyhow::Result<()> {
 
 pub fn analyse(args: AnalyseArgs) -> anyhow::Result<()> {
     let target = args.target.trim();
-    let (start, moves) = if target.to_ascii_lowercase().ends_with(".pgn") {
-        first_game(target)?
+    let start = if target.to_ascii_lowercase().ends_with(".pgn") {
+        let path = std::path::PathBuf::from(target);
+        // Fail before the screen changes; the interface reads the file itself.
+        std::fs::metadata(&path).with_context(|| format!("reading {target}"))?;
+        Start::Browse(path)
     } else {
         let pos = Position::from_fen(target)
             .with_context(|| format!("'{target}' is not a FEN or a .pgn file"))?;
-        (pos, Vec::new())
+        Start::Analyse(Box::new(pos))
     };
     open(Options {
         ascii: args.ascii,
-        start: Start::Analyse(Box::new(start), moves),
+        start,
     })
-}
-
-/// The start position and main line of the first game of a PGN file.
-fn first_game(path: &str) -> anyhow::Result<(Position, Vec<Move>)> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
-    let parsed = kibitzer::game::parse_all(&text);
-    let Some(first) = parsed.first() else {
-        bail!("{path}: no game found");
-    };
-    if let Some(e) = first.errors.first() {
-        eprintln!("{path}: {e}");
-    }
-    let tree = &first.game.tree;
-    let moves = tree
-        .mainline()
-        .map_while(|id| match tree.node(id).game_move() {
-            Some(GameMove::Move(m)) => Some(m),
-            _ => None,
-        })
-        .collect();
-    Ok((tree.start().clone(), moves))
 }
 
 pub fn endgame(args: EndgameArgs) -> anyhow::Result<()> {

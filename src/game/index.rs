@@ -22,7 +22,7 @@ pub struct IndexEntry {
     pub offset: u64,
     pub len: u64,
     pub line: u64,
-    /// The seven roster values, `SEP`-separated, in roster order (one allocation per game).
+    /// The seven roster values then the ECO code, `SEP`-separated (one allocation per game).
     roster: Box<str>,
 }
 
@@ -30,11 +30,12 @@ impl IndexEntry {
     fn from_raw(raw: &RawGame<'_>) -> IndexEntry {
         let section = raw.tag_section();
         let encoding = Encoding::detect(section);
-        let mut values: [Option<String>; 7] = Default::default();
+        let mut values: [Option<String>; 8] = Default::default();
         let roster_index = |name: &[u8]| {
             SEVEN_TAG_ROSTER
                 .iter()
                 .position(|(k, _)| k.as_bytes() == name)
+                .or((name == b"ECO").then_some(7))
         };
         scan_wanted_tags(
             section,
@@ -53,7 +54,8 @@ impl IndexEntry {
             if i > 0 {
                 roster.push(SEP);
             }
-            roster.push_str(value.as_deref().unwrap_or(SEVEN_TAG_ROSTER[i].1));
+            let placeholder = SEVEN_TAG_ROSTER.get(i).map_or("", |t| t.1);
+            roster.push_str(value.as_deref().unwrap_or(placeholder));
         }
         IndexEntry {
             number: raw.number,
@@ -72,7 +74,12 @@ impl IndexEntry {
 
     /// The roster values in order.
     pub fn roster(&self) -> impl Iterator<Item = &str> {
-        self.roster.split(SEP)
+        self.roster.split(SEP).take(SEVEN_TAG_ROSTER.len())
+    }
+
+    /// The `ECO` tag (opening code), if the game has one.
+    pub fn eco(&self) -> Option<&str> {
+        self.roster.split(SEP).nth(7).filter(|e| !e.is_empty())
     }
 }
 
@@ -161,7 +168,7 @@ mod tests {
         let mut text = String::from("\u{feff}");
         for i in 1..=30 {
             text.push_str(&format!(
-                "[Event \"e{i}\"]\r\n[White \"W\u{e9}{i}\"]\r\n\r\n1. e4 {{c}} e5 2. Nf3 *\r\n\r\n"
+                "[Event \"e{i}\"]\r\n[ECO \"C{i:02}\"]\r\n[White \"W\u{e9}{i}\"]\r\n\r\n1. e4 {{c}} e5 2. Nf3 *\r\n\r\n"
             ));
         }
         std::fs::write(&path, &text).unwrap();
@@ -170,7 +177,9 @@ mod tests {
         let e = index.get(17).unwrap();
         assert_eq!(e.tag("White"), Some("Wé17"));
         assert_eq!(e.tag("Black"), Some("?"));
-        assert_eq!(e.line, 1 + 16 * 5);
+        assert_eq!(e.line, 1 + 16 * 6);
+        assert_eq!(e.eco(), Some("C17"));
+        assert_eq!(e.roster().count(), 7);
         let game = index.load(17).unwrap();
         assert!(game.is_ok());
         assert_eq!(game.number, 17);

@@ -5,12 +5,14 @@ use std::time::Instant;
 
 use crate::book::{Book, BookMove, BookRng};
 use crate::chess::{Color, Move, Position, Role, Square};
+use crate::game::{Game, IndexEntry, NodeId};
 
+use super::browse::Library;
 use super::clock::{Clocks, TimeControl};
 use super::config::Config;
 use super::endgame::EndgameState;
 use super::engine_link::{EngineCommand, GoLimits, PvInfo, Score, SearchId};
-use super::game::GameLine;
+use super::game::Record;
 use super::setup::SetupState;
 use super::tablebase::TbPanel;
 
@@ -20,6 +22,8 @@ pub enum Mode {
     Play(PlayState),
     Analyse(AnalyseState),
     Setup(SetupState),
+    /// The game list of the open PGN file (`App::library`).
+    Browse,
     Endgame(EndgameState),
 }
 
@@ -29,6 +33,7 @@ impl Mode {
             Mode::Play(_) => "PLAY",
             Mode::Analyse(_) => "ANALYSE",
             Mode::Setup(_) => "SET UP",
+            Mode::Browse => "BROWSE",
             Mode::Endgame(_) => "ENDGAME",
         }
     }
@@ -49,8 +54,8 @@ pub struct PlayState {
 pub struct AnalyseState {
     /// Infinite analysis of the shown position is on.
     pub infinite: bool,
-    /// Whole-game analysis in progress: the ply being analysed next.
-    pub game_pass: Option<usize>,
+    /// Whole-game analysis in progress: the main-line node being analysed next.
+    pub game_pass: Option<NodeId>,
 }
 
 /// A dialog over the board; it takes the keys while open.
@@ -87,7 +92,14 @@ pub struct Prompt {
 pub enum PromptKind {
     Command,
     Fen,
+    /// Append the game to a file.
     SaveAs,
+    /// Write the game to a file, replacing it.
+    WriteAs,
+    /// The comment after the shown move.
+    Comment,
+    /// A PGN file to browse.
+    OpenPgn,
     /// Material or FEN for the endgame trainer.
     Endgame,
 }
@@ -97,7 +109,10 @@ impl PromptKind {
         match self {
             PromptKind::Command => ":",
             PromptKind::Fen => "FEN: ",
-            PromptKind::SaveAs => "Save PGN to: ",
+            PromptKind::SaveAs => "Append PGN to: ",
+            PromptKind::WriteAs => "Write PGN to (replaces the file): ",
+            PromptKind::Comment => "Comment: ",
+            PromptKind::OpenPgn => "Open PGN: ",
             PromptKind::Endgame => "Endgame (KQvK, KRPvKR... or FEN): ",
         }
     }
@@ -121,8 +136,8 @@ pub enum Purpose {
 pub struct Search {
     pub id: SearchId,
     pub purpose: Purpose,
-    /// The ply of the game line searched, and its position (for SAN and score orientation).
-    pub ply: usize,
+    /// The node of the game searched, and its position (for SAN and score orientation).
+    pub node: NodeId,
     pub root: Position,
     pub started: Instant,
 }
@@ -137,14 +152,24 @@ pub enum Severity {
 #[derive(Clone, Debug)]
 pub enum Effect {
     Engine(EngineCommand),
-    /// Write (or append to) a file off the UI thread; the result comes back as a job event.
-    WriteFile {
+    /// Write a game as PGN off the UI thread, appended to `path` or replacing it atomically;
+    /// the result comes back as a job event.
+    SaveGame {
         path: PathBuf,
-        contents: String,
+        game: Box<Game>,
         append: bool,
     },
     Autosave(String),
     ClearAutosave,
+    /// Index a PGN file, then report `LibraryEvent::Indexed`.
+    IndexPgn(PathBuf),
+    /// Parse every game of a PGN file, reporting the bad ones (`LibraryEvent::Checked`).
+    CheckPgn(PathBuf),
+    /// Read one game (`LibraryEvent::Loaded`).
+    LoadGame {
+        path: PathBuf,
+        entry: Box<IndexEntry>,
+    },
     /// Probe the tables for this position off the UI thread.
     Tablebase(Box<Position>),
 }
@@ -154,7 +179,7 @@ pub struct App {
     /// Colours on (off when NO_COLOR is set).
     pub colors: bool,
     pub mode: Mode,
-    pub game: GameLine,
+    pub game: Record,
     pub flipped: bool,
     pub cursor: Square,
     pub selected: Option<Square>,
@@ -182,6 +207,8 @@ pub struct App {
     /// The opening book the opponent plays from and the book panel shows.
     pub book: Option<Book>,
     pub book_rng: BookRng,
+    /// The PGN file open in browse mode.
+    pub library: Option<Library>,
     /// The tablebases and their answers.
     pub tb: TbPanel,
 }
@@ -192,7 +219,7 @@ impl App {
             config,
             colors: true,
             mode: Mode::Analyse(AnalyseState::default()),
-            game: GameLine::new(Position::startpos()),
+            game: Record::new(Position::startpos()),
             flipped: false,
             cursor: Square::E2,
             selected: None,
@@ -214,6 +241,7 @@ impl App {
             saved: true,
             book: None,
             book_rng: BookRng::from_time(),
+            library: None,
             tb: TbPanel::default(),
         }
     }
@@ -241,12 +269,16 @@ impl App {
     pub fn can_move(&self) -> bool {
         match &self.mode {
             Mode::Play(p) => {
-                self.game.at_end() && self.game.end().is_none() && self.position().turn() == p.human
+                self.game.at_main_end()
+                    && self.game.end().is_none()
+                    && self.position().turn() == p.human
             }
             Mode::Analyse(_) => true,
-            Mode::Setup(_) => false,
+            Mode::Setup(_) | Mode::Browse => false,
             Mode::Endgame(e) => {
-                self.game.at_end() && self.game.end().is_none() && self.position().turn() == e.user
+                self.game.at_main_end()
+                    && self.game.end().is_none()
+                    && self.position().turn() == e.user
             }
         }
     }
@@ -271,7 +303,7 @@ impl App {
         {
             return first.score;
         }
-        self.game.eval(self.game.cursor())
+        self.game.eval(self.game.current_node())
     }
 
     /// Book moves of the shown position, most weight first.
@@ -287,7 +319,7 @@ impl App {
     /// What the reference panel shows for the shown position.
     pub fn reference(&self) -> Reference {
         match &self.mode {
-            Mode::Setup(_) => Reference::None,
+            Mode::Setup(_) | Mode::Browse => Reference::None,
             Mode::Endgame(e) if e.summary.is_none() => Reference::Trainer,
             _ if self.tb.applies(self.position()) => Reference::Tablebase,
             _ if !self.book_moves().is_empty() => Reference::Book,

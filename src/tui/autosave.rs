@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::chess::{Color, Move, Position};
+use crate::game::GameMove;
 
 use super::app::{App, Mode};
 use super::clock::TimeControl;
@@ -45,14 +46,12 @@ pub fn games_path() -> Option<PathBuf> {
 impl Saved {
     pub fn capture(app: &App) -> Saved {
         let game = &app.game;
-        let mut pos = game.start().clone();
+        let tree = game.tree();
         let moves = game
-            .moves()
-            .iter()
-            .map(|&m| {
-                let s = pos.uci(m);
-                pos.play_unchecked(m);
-                s
+            .mainline()
+            .map_while(|n| match tree.node(n).game_move() {
+                Some(GameMove::Move(m)) => tree.previous(n).map(|p| tree.position(p).uci(m)),
+                _ => None,
             })
             .collect();
         let mut saved = Saved {

@@ -8,7 +8,7 @@ use super::keymap::Command;
 use super::update::{self, Action};
 
 /// `:` commands and what they do, for `:help` and the help screen.
-pub const COMMAND_HELP: [(&str, &str); 13] = [
+pub const COMMAND_HELP: [(&str, &str); 15] = [
     (
         "play [white|black] [5+3|untimed] [level N]",
         "new game against the engine",
@@ -17,6 +17,8 @@ pub const COMMAND_HELP: [(&str, &str); 13] = [
     ("fen FEN", "analyse a position"),
     ("setup", "edit a position square by square"),
     ("save [FILE]", "append the game as PGN"),
+    ("write FILE", "write the game as PGN, replacing FILE"),
+    ("open FILE", "browse the games of a PGN file"),
     ("level N", "engine strength 1-20 (next game)"),
     ("multipv N", "lines shown while analysing"),
     ("resign / draw / takeback / hint", "play mode"),
@@ -66,8 +68,14 @@ fn submit(app: &mut App, kind: PromptKind, text: &str) {
                 app.error(format!("bad FEN: {e}"));
             }
         },
-        PromptKind::SaveAs if text.is_empty() => app.error("no file name given"),
+        PromptKind::SaveAs | PromptKind::WriteAs if text.is_empty() => {
+            app.error("no file name given")
+        }
         PromptKind::SaveAs => update::save_game(app, Some(text.into())),
+        PromptKind::WriteAs => update::write_game(app, text.into(), false),
+        PromptKind::Comment => super::edit::set_comment(app, text),
+        PromptKind::OpenPgn if text.is_empty() => app.error("no file name given"),
+        PromptKind::OpenPgn => super::browse::open(app, text.into()),
         PromptKind::Command => run_command(app, text),
         PromptKind::Endgame => super::endgame::start(app, text),
     }
@@ -101,6 +109,10 @@ fn run_command(app: &mut App, text: &str) {
         "fen" => submit(app, PromptKind::Fen, &rest.join(" ")),
         "save" if rest.is_empty() => update::save_game(app, None),
         "save" => update::save_game(app, Some(rest.join(" ").into())),
+        "write" if rest.is_empty() => app.error("write takes a file name"),
+        "write" => update::write_game(app, rest.join(" ").into(), false),
+        "open" if rest.is_empty() => update::update(app, Action::Command(Command::Open)),
+        "open" => super::browse::open(app, rest.join(" ").into()),
         "level" => match rest
             .first()
             .and_then(|s| s.parse::<u8>().ok())

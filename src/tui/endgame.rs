@@ -3,10 +3,11 @@
 //! summary when the game ends.
 
 use crate::chess::{Color, Move, Position};
+use crate::game::{Nag, NodeId};
 use crate::tablebase::{Grade, Material, Summary, Wdl, generate, grade};
 
 use super::app::{App, Mode};
-use super::game::GameLine;
+use super::game::Record;
 
 /// Material offered when none was chosen yet.
 pub const DEFAULT_MATERIAL: &str = "KRvK";
@@ -16,15 +17,15 @@ pub struct EndgameState {
     pub user: Color,
     /// `KRvK`, or `FEN` for a given position: what `n` generates again.
     pub material: Option<Material>,
-    /// The grade of each ply of the game (defender moves have none).
-    pub grades: Vec<Option<Grade>>,
+    /// The user's graded moves in order: ply, node, grade.
+    pub grades: Vec<(usize, NodeId, Grade)>,
     /// Set once the game has ended.
     pub summary: Option<Summary>,
 }
 
 impl EndgameState {
     pub fn user_grades(&self) -> Vec<Grade> {
-        self.grades.iter().flatten().copied().collect()
+        self.grades.iter().map(|&(_, _, g)| g).collect()
     }
 }
 
@@ -78,7 +79,10 @@ fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
     let label = material
         .as_ref()
         .map_or_else(|| Material::of(&pos, user).to_string(), |m| m.to_string());
-    app.game = GameLine::new(pos);
+    app.game = Record::new(pos);
+    app.game
+        .headers_mut()
+        .set("Event", &format!("Endgame practice: {label}"));
     app.mode = Mode::Endgame(EndgameState {
         user,
         material,
@@ -97,12 +101,16 @@ fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
     ));
 }
 
-/// Grades the user's move `m` from the shown (last) position; call before playing it.
-pub fn grade_move(app: &mut App, m: Move) {
+/// Grades the user's move `m`, just played to `node` (shown): in the trainer panel, the status
+/// line and as a NAG in the move list.
+pub fn grade_move(app: &mut App, node: NodeId, m: Move) {
     let Mode::Endgame(_) = app.mode else {
         return;
     };
-    let pos = app.game.last().clone();
+    let Some(parent) = app.game.tree().previous(node) else {
+        return;
+    };
+    let pos = app.game.position(parent).clone();
     let san = pos.san(m);
     let graded = match app.tb.view_now(&pos) {
         Some(Ok(view)) => grade(&view.ranking, m),
@@ -112,15 +120,26 @@ pub fn grade_move(app: &mut App, m: Move) {
         }
         None => None,
     };
-    let ply = app.game.len();
+    let Some(g) = graded else {
+        return;
+    };
+    let ply = app.game.ply(node);
     if let Mode::Endgame(e) = &mut app.mode {
-        e.grades.truncate(ply);
-        e.grades.resize(ply, None);
-        e.grades.push(graded);
+        e.grades.retain(|&(p, ..)| p < ply);
+        e.grades.push((ply, node, g));
     }
-    if let Some(g) = graded {
-        app.info(format!("{san}{}: {g}", g.glyph()));
+    let nag = match g.glyph() {
+        "?!" => Some(Nag::DUBIOUS),
+        "?" => Some(Nag::MISTAKE),
+        "??" => Some(Nag::BLUNDER),
+        _ => None,
+    };
+    if let Some(nag) = nag
+        && app.game.current_node() == node
+    {
+        app.game.toggle_nag(nag);
     }
+    app.info(format!("{san}{}: {g}", g.glyph()));
 }
 
 /// The defender's reply once the tables have answered for its position; the summary once the
@@ -161,16 +180,7 @@ pub fn settle(app: &mut App) {
     let Some(m) = reply.filter(|&m| last.is_legal(m)) else {
         return;
     };
-    let at_end = app.game.at_end();
-    let cursor = app.game.cursor();
-    app.game.set_cursor(app.game.len());
-    app.game.play(m);
-    if !at_end {
-        app.game.set_cursor(cursor);
-    }
-    if let Mode::Endgame(e) = &mut app.mode {
-        e.grades.push(None);
-    }
+    app.game.push_main(m);
 }
 
 /// Takes back the user's last move (and the defender's reply).
@@ -181,8 +191,10 @@ pub fn takeback(app: &mut App) {
     let user = e.user;
     let mut popped = false;
     while !app.game.is_empty() {
-        let mover = app.game.position(app.game.len() - 1).turn();
-        app.game.pop();
+        let mover = !app.game.last().turn();
+        if app.game.pop_main().is_none() {
+            break;
+        }
         popped = true;
         if mover == user {
             break;
@@ -193,10 +205,10 @@ pub fn takeback(app: &mut App) {
     }
     let len = app.game.len();
     if let Mode::Endgame(e) = &mut app.mode {
-        e.grades.truncate(len);
+        e.grades.retain(|&(p, ..)| p <= len);
         e.summary = None;
     }
-    app.game.set_cursor(len);
+    app.game.goto(app.game.main_end());
     app.info("took back your last move");
 }
 

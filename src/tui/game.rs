@@ -1,10 +1,14 @@
-//! The game being played or analysed in the interface: a start position, the moves of the main
-//! line, and how the game ended when it ended off the board (resignation, flag, agreement).
-//! Side to move, check and the rules' verdict are derived from the positions, never stored.
+//! The game being played or analysed: the library's game tree (variations, comments, NAGs)
+//! with a cursor on the shown node, the engine's evaluation of each node, and how the game
+//! ended when it ended off the board (resignation, flag, agreement). Side to move, check and
+//! the rules' verdict are derived from the positions, never stored.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::time::Duration;
 
 use crate::chess::{Color, Move, Outcome, Position, Square};
+use crate::game::{self, Command, Comment, Game, GameMove, GameResult, Nag, NodeId, Tree};
 
 use super::engine_link::Score;
 
@@ -26,10 +30,25 @@ pub enum GameEnd {
 impl GameEnd {
     /// PGN result token.
     pub fn result(self) -> &'static str {
+        self.game_result().as_str()
+    }
+
+    pub fn game_result(self) -> GameResult {
         match self {
-            GameEnd::Rules(o) => o.result(),
-            GameEnd::Resignation { winner } | GameEnd::Flag { winner } => winner.fold("1-0", "0-1"),
-            GameEnd::FlagDraw | GameEnd::Agreement => "1/2-1/2",
+            GameEnd::Rules(Outcome::Checkmate { winner })
+            | GameEnd::Resignation { winner }
+            | GameEnd::Flag { winner } => GameResult::winner(winner),
+            GameEnd::Rules(Outcome::Draw(_)) | GameEnd::FlagDraw | GameEnd::Agreement => {
+                GameResult::Draw
+            }
+        }
+    }
+
+    /// The PGN `Termination` tag value.
+    fn termination(self) -> &'static str {
+        match self {
+            GameEnd::Flag { .. } | GameEnd::FlagDraw => "time forfeit",
+            _ => "normal",
         }
     }
 }
@@ -47,157 +66,337 @@ impl fmt::Display for GameEnd {
     }
 }
 
-/// A linear game: `positions[i]` is the position after `i` moves; `cursor` is the ply shown.
+/// A game record: the tree, the shown node, evaluations per node, the off-board ending.
 #[derive(Clone, Debug)]
-pub struct GameLine {
-    positions: Vec<Position>,
-    moves: Vec<Move>,
-    sans: Vec<String>,
-    /// Engine evaluation of each position (White's view), when known.
-    evals: Vec<Option<Score>>,
-    cursor: usize,
-    /// Set when the game ended off the board; cleared by takeback.
+pub struct Record {
+    game: Game,
+    current: NodeId,
+    /// Engine evaluation of the position at each node (White's view), when known.
+    evals: HashMap<NodeId, Score>,
+    /// Set when the game ended off the board; cleared by any change to the main line's end.
     adjudication: Option<GameEnd>,
 }
 
-impl GameLine {
-    pub fn new(start: Position) -> GameLine {
-        GameLine {
-            positions: vec![start],
-            moves: Vec::new(),
-            sans: Vec::new(),
-            evals: vec![None],
-            cursor: 0,
+impl Record {
+    pub fn new(start: Position) -> Record {
+        Record::from_game(Game::new(start))
+    }
+
+    /// A record of a game read from PGN; its `%eval` annotations fill the evaluations.
+    pub fn from_game(game: Game) -> Record {
+        let mut evals = HashMap::new();
+        let mut stack = vec![NodeId::ROOT];
+        while let Some(id) = stack.pop() {
+            let node = game.tree.node(id);
+            if let Some(eval) = node.comment_after.as_ref().and_then(Comment::eval) {
+                evals.insert(id, score_of(eval.score));
+            }
+            stack.extend_from_slice(node.children());
+        }
+        Record {
+            game,
+            current: NodeId::ROOT,
+            evals,
             adjudication: None,
         }
     }
 
+    pub fn tree(&self) -> &Tree {
+        &self.game.tree
+    }
+
+    pub fn headers(&self) -> &game::Headers {
+        &self.game.headers
+    }
+
+    pub fn headers_mut(&mut self) -> &mut game::Headers {
+        &mut self.game.headers
+    }
+
     pub fn start(&self) -> &Position {
-        &self.positions[0]
+        self.game.tree.start()
     }
 
-    /// The position at the end of the line (where play continues).
-    pub fn last(&self) -> &Position {
-        self.positions.last().expect("a line has a start position")
+    /// The shown node.
+    pub fn current_node(&self) -> NodeId {
+        self.current
     }
 
-    /// The position being shown.
+    /// The shown position.
     pub fn current(&self) -> &Position {
-        &self.positions[self.cursor]
+        self.position(self.current)
     }
 
-    pub fn cursor(&self) -> usize {
-        self.cursor
+    pub fn position(&self, id: NodeId) -> &Position {
+        self.game.tree.position(id)
     }
 
-    pub fn at_end(&self) -> bool {
-        self.cursor == self.moves.len()
+    /// The last node of the main line (where play continues).
+    pub fn main_end(&self) -> NodeId {
+        self.game.tree.end(NodeId::ROOT)
     }
 
+    /// The position at the end of the main line.
+    pub fn last(&self) -> &Position {
+        self.position(self.main_end())
+    }
+
+    /// The main line, root excluded.
+    pub fn mainline(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.game.tree.mainline()
+    }
+
+    /// Moves of the main line.
     pub fn len(&self) -> usize {
-        self.moves.len()
+        self.mainline().count()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+        self.game.tree.next(NodeId::ROOT).is_none()
     }
 
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
+    /// Whether the shown node is the end of the main line.
+    pub fn at_main_end(&self) -> bool {
+        self.current == self.main_end()
     }
 
-    pub fn sans(&self) -> &[String] {
-        &self.sans
+    /// Moves from the start to `id`.
+    pub fn ply(&self, id: NodeId) -> usize {
+        self.game.tree.path(id).len() - 1
     }
 
-    pub fn position(&self, ply: usize) -> &Position {
-        &self.positions[ply]
+    /// What an engine needs to search `id`: a start position and the moves from it. A null
+    /// move cannot be sent, so the line restarts after the last one.
+    pub fn engine_line(&self, id: NodeId) -> (Position, Vec<Move>) {
+        let tree = &self.game.tree;
+        let mut start = NodeId::ROOT;
+        let mut moves = Vec::new();
+        for &n in &tree.path(id)[1..] {
+            match tree.node(n).game_move() {
+                Some(GameMove::Move(m)) => moves.push(m),
+                _ => {
+                    start = n;
+                    moves.clear();
+                }
+            }
+        }
+        (self.position(start).clone(), moves)
     }
 
-    /// The move that led to the shown position.
+    /// The move that led to the shown position, and the position it was played in.
     pub fn last_move(&self) -> Option<(Move, &Position)> {
-        (self.cursor > 0).then(|| {
-            (
-                self.moves[self.cursor - 1],
-                &self.positions[self.cursor - 1],
-            )
-        })
+        let node = self.game.tree.node(self.current);
+        match node.game_move()? {
+            GameMove::Move(m) => Some((m, self.position(node.parent()?))),
+            GameMove::Null => None,
+        }
     }
 
-    /// Full-move number and side of ply `i` (0-based index into `moves`).
-    pub fn move_number(&self, i: usize) -> (u32, Color) {
-        let pos = &self.positions[i];
-        (pos.fullmoves(), pos.turn())
+    /// Shows `id`.
+    pub fn goto(&mut self, id: NodeId) {
+        self.current = id;
     }
 
-    pub fn set_cursor(&mut self, ply: usize) {
-        self.cursor = ply.min(self.moves.len());
+    /// Plays `m` (legal in the shown position) after the shown node: follows the existing
+    /// continuation with that move, else adds it as the main continuation if there is none, or
+    /// as a new variation. Returns the node now shown.
+    pub fn play(&mut self, m: Move) -> NodeId {
+        let at = self.current;
+        let was_end = self.game.tree.next(at).is_none() && self.game.tree.is_mainline(at);
+        match self.game.tree.add_move(at, GameMove::Move(m)) {
+            Ok(id) => {
+                self.current = id;
+                if was_end {
+                    self.adjudication = None;
+                }
+            }
+            Err(e) => debug_assert!(false, "play of an illegal move: {e}"),
+        }
+        self.current
     }
 
-    /// Plays `m` (already legal in the current position). At the end of the line it extends
-    /// the line; elsewhere it replaces the moves after the cursor.
-    pub fn play(&mut self, m: Move) {
-        let pos = self.current();
-        debug_assert!(pos.is_legal(m));
-        let san = pos.san(m);
-        let mut next = pos.clone();
-        next.play_unchecked(m);
-        self.positions.truncate(self.cursor + 1);
-        self.moves.truncate(self.cursor);
-        self.sans.truncate(self.cursor);
-        self.evals.truncate(self.cursor + 1);
-        self.evals.push(None);
-        self.positions.push(next);
-        self.moves.push(m);
-        self.sans.push(san);
-        self.cursor += 1;
-        self.adjudication = None;
+    /// Extends the main line with `m` (legal at its end); the cursor follows only if it was
+    /// at the end.
+    pub fn push_main(&mut self, m: Move) -> NodeId {
+        let follow = self.at_main_end();
+        let shown = self.current;
+        self.current = self.main_end();
+        let id = self.play(m);
+        if !follow {
+            self.current = shown;
+        }
+        id
     }
 
-    /// Removes the last move of the line.
-    pub fn pop(&mut self) -> Option<Move> {
-        let m = self.moves.pop()?;
-        self.sans.pop();
-        self.evals.pop();
-        self.positions.pop();
-        self.cursor = self.cursor.min(self.moves.len());
+    /// Removes the last move of the main line; the cursor moves back if it was on it.
+    pub fn pop_main(&mut self) -> Option<Move> {
+        let end = self.main_end();
+        let m = match self.game.tree.node(end).game_move()? {
+            GameMove::Move(m) => m,
+            GameMove::Null => return None,
+        };
+        let parent = self.game.tree.delete(end).ok()?;
+        if !self.game.tree.is_mainline(self.current) || self.current == end {
+            self.current = parent;
+        }
         self.adjudication = None;
         Some(m)
     }
 
-    /// Keys of the positions before the end of the line, oldest first.
-    pub fn history_keys(&self) -> Vec<u64> {
-        self.positions[..self.positions.len() - 1]
-            .iter()
-            .map(Position::hash)
-            .collect()
+    /// Removes the shown move and everything after it; shows the position before it.
+    pub fn cut(&mut self) -> Option<NodeId> {
+        let parent = self.game.tree.delete(self.current).ok()?;
+        self.current = parent;
+        self.adjudication = None;
+        Some(parent)
     }
 
-    pub fn eval(&self, ply: usize) -> Option<Score> {
-        self.evals.get(ply).copied().flatten()
-    }
-
-    pub fn evals(&self) -> &[Option<Score>] {
-        &self.evals
-    }
-
-    pub fn set_eval(&mut self, ply: usize, score: Score) {
-        if let Some(e) = self.evals.get_mut(ply) {
-            *e = Some(score);
+    /// The first move of the variation holding `id` (the node where it leaves its parent
+    /// line); `None` on the main line.
+    pub fn variation_start(&self, id: NodeId) -> Option<NodeId> {
+        let tree = &self.game.tree;
+        let mut cur = id;
+        while let Some(parent) = tree.previous(cur) {
+            if tree.next(parent) != Some(cur) {
+                return Some(cur);
+            }
+            cur = parent;
         }
+        None
+    }
+
+    /// Moves the shown variation one place up among its alternatives (into the main line
+    /// when it is the first). Returns whether anything changed.
+    pub fn promote_variation(&mut self) -> bool {
+        let Some(start) = self.variation_start(self.current) else {
+            return false;
+        };
+        self.game.tree.promote(start).is_ok()
+    }
+
+    /// Makes the shown line the main line.
+    pub fn promote_to_main(&mut self) -> bool {
+        if self.game.tree.is_mainline(self.current) {
+            return false;
+        }
+        self.game.tree.promote_to_main(self.current);
+        self.adjudication = None;
+        true
+    }
+
+    /// Deletes the shown variation from where it leaves its parent line; shows the position
+    /// before it. `None` on the main line.
+    pub fn delete_variation(&mut self) -> Option<NodeId> {
+        let start = self.variation_start(self.current)?;
+        let parent = self.game.tree.delete(start).ok()?;
+        self.current = parent;
+        Some(parent)
+    }
+
+    /// The comment after the shown move (on the start position: before the first move).
+    pub fn comment(&self) -> &str {
+        self.game
+            .tree
+            .node(self.current)
+            .comment_after
+            .as_ref()
+            .map_or("", |c| c.text.as_str())
+    }
+
+    /// Replaces the text of the comment after the shown move, keeping its commands
+    /// (`%clk`, `%eval`...). Empty text removes it.
+    pub fn set_comment(&mut self, text: &str) {
+        let node = self.game.tree.node_mut(self.current);
+        let mut comment = node.comment_after.take().unwrap_or_default();
+        comment.text = Comment::text(text).text;
+        node.comment_after = (!comment.is_empty()).then_some(comment);
+    }
+
+    /// Toggles a move assessment (`$1`..`$6`) on the shown move: set replaces any other
+    /// assessment, set again removes it. Returns whether it is now set.
+    pub fn toggle_nag(&mut self, nag: Nag) -> bool {
+        let nags = &mut self.game.tree.node_mut(self.current).nags;
+        let had = nags.contains(&nag);
+        nags.retain(|n| !is_assessment(*n));
+        if !had {
+            nags.insert(0, nag);
+        }
+        !had
+    }
+
+    /// Records the clock of the side that made the shown move (`%clk`).
+    pub fn set_clock(&mut self, id: NodeId, left: Duration) {
+        let node = self.game.tree.node_mut(id);
+        let comment = node.comment_after.get_or_insert_with(Comment::default);
+        comment.commands.retain(|c| !matches!(c, Command::Clock(_)));
+        // Whole milliseconds: what %clk can write back.
+        let left = Duration::from_millis(left.as_millis() as u64);
+        comment.commands.insert(0, Command::Clock(left));
+    }
+
+    pub fn eval(&self, id: NodeId) -> Option<Score> {
+        self.evals.get(&id).copied()
+    }
+
+    pub fn set_eval(&mut self, id: NodeId, score: Score) {
+        self.evals.insert(id, score);
     }
 
     pub fn adjudicate(&mut self, end: GameEnd) {
         self.adjudication = Some(end);
     }
 
-    /// How the game ended, if it did: an off-board event, or the rules at the end of the line.
+    /// How the game ended, if it did: an off-board event, or the rules at the end of the main
+    /// line.
     pub fn end(&self) -> Option<GameEnd> {
         self.adjudication.or_else(|| {
-            self.last()
-                .outcome(&self.history_keys())
+            let end = self.main_end();
+            self.position(end)
+                .outcome(&self.game.tree.history(end))
                 .map(GameEnd::Rules)
         })
+    }
+
+    /// The result: how the game ended, else the result the file gave (`*` while going on).
+    pub fn result(&self) -> GameResult {
+        self.end().map_or(self.game.result, GameEnd::game_result)
+    }
+
+    /// The line shown in the graph: from the start through `id` to the end of its main
+    /// continuation, root included (the main line when `id` is on it).
+    pub fn line_through(&self, id: NodeId) -> Vec<NodeId> {
+        let tree = &self.game.tree;
+        let mut line = tree.path(id);
+        let mut cur = id;
+        while let Some(next) = tree.next(cur) {
+            line.push(next);
+            cur = next;
+        }
+        line
+    }
+
+    /// The game for writing as PGN: the result token and `Result`/`Termination` tags follow
+    /// how it ended (or keep what the file said while it goes on).
+    pub fn to_game(&self) -> Game {
+        let mut game = self.game.clone();
+        if let Some(end) = self.end() {
+            game.result = end.game_result();
+            game.headers.set("Result", game.result.as_str());
+            game.headers.set("Termination", end.termination());
+        }
+        game
+    }
+}
+
+/// `$1`..`$6`: good, mistake, brilliant, blunder, speculative, dubious (one per move).
+fn is_assessment(nag: Nag) -> bool {
+    (1..=6).contains(&nag.0)
+}
+
+fn score_of(score: game::Score) -> Score {
+    match score {
+        game::Score::Centipawns(cp) => Score::Cp(cp),
+        game::Score::Mate(n) => Score::Mate(n),
     }
 }
 
@@ -215,8 +414,8 @@ pub fn king_target(m: Move) -> Square {
 mod tests {
     use super::*;
 
-    fn line(ucis: &[&str]) -> GameLine {
-        let mut g = GameLine::new(Position::startpos());
+    fn record(ucis: &[&str]) -> Record {
+        let mut g = Record::new(Position::startpos());
         for u in ucis {
             let m = g.current().parse_uci(u).unwrap();
             g.play(m);
@@ -224,24 +423,84 @@ mod tests {
         g
     }
 
+    fn sans(g: &Record) -> Vec<String> {
+        g.mainline().map(|n| g.tree().san(n).unwrap()).collect()
+    }
+
     #[test]
-    fn play_pop_and_navigate() {
-        let mut g = line(&["e2e4", "e7e5", "g1f3"]);
-        assert_eq!(g.sans(), ["e4", "e5", "Nf3"]);
+    fn moves_off_the_main_line_make_variations() {
+        let mut g = record(&["e2e4", "e7e5", "g1f3"]);
+        assert_eq!(sans(&g), ["e4", "e5", "Nf3"]);
         assert_eq!(g.current().turn(), Color::Black);
-        g.set_cursor(1);
-        assert_eq!(g.last_move().unwrap().0, g.moves()[0]);
-        let m = g.current().parse_uci("c7c5").unwrap();
-        g.play(m);
-        assert_eq!(g.sans(), ["e4", "c5"]);
-        assert_eq!(g.pop(), Some(m));
-        assert_eq!(g.len(), 1);
-        assert!(g.at_end());
+        let e4 = g.mainline().next().unwrap();
+        g.goto(e4);
+        let c5 = g.current().parse_uci("c7c5").unwrap();
+        let var = g.play(c5);
+        assert_eq!(sans(&g), ["e4", "e5", "Nf3"], "the main line stays");
+        assert_eq!(g.variation_start(var), Some(var));
+        g.goto(e4);
+        assert_eq!(g.play(c5), var, "the same move enters the variation");
+        let m = g.current().parse_uci("g1f3").unwrap();
+        let deep = g.play(m);
+        assert_eq!(g.variation_start(deep), Some(var));
+        assert!(g.promote_variation());
+        assert_eq!(sans(&g), ["e4", "c5", "Nf3"]);
+        assert_eq!(g.variation_start(deep), None);
+        let e5 = g.tree().sibling(var, 1).unwrap();
+        g.goto(e5);
+        assert_eq!(g.delete_variation(), Some(e4));
+        assert_eq!(g.tree().node(e4).children(), &[var]);
+        assert_eq!(g.engine_line(deep).1.len(), 3);
+        assert_eq!(g.ply(deep), 3);
+    }
+
+    #[test]
+    fn main_line_push_pop_and_promote_to_main() {
+        let mut g = record(&["e2e4"]);
+        let root = NodeId::ROOT;
+        g.goto(root);
+        let m = g.last().parse_uci("e7e5").unwrap();
+        g.push_main(m);
+        assert_eq!(g.current_node(), root, "the cursor stays where it was");
+        assert_eq!(sans(&g), ["e4", "e5"]);
+        g.goto(g.main_end());
+        assert_eq!(g.pop_main(), Some(m));
+        assert!(g.at_main_end());
+        let d4 = g.start().parse_uci("d2d4").unwrap();
+        g.goto(root);
+        let var = g.play(d4);
+        assert!(g.promote_to_main());
+        assert_eq!(sans(&g), ["d4"]);
+        assert_eq!(g.current_node(), var);
+        assert_eq!(g.cut(), Some(root));
+        assert_eq!(sans(&g), ["e4"]);
+    }
+
+    #[test]
+    fn comments_nags_clocks_and_evals() {
+        let mut g = record(&["e2e4"]);
+        let id = g.current_node();
+        g.set_clock(id, Duration::from_millis(299_500));
+        g.set_comment("  the   best  ");
+        assert_eq!(g.comment(), "the best");
+        assert!(g.toggle_nag(Nag::GOOD));
+        assert!(g.toggle_nag(Nag::SPECULATIVE));
+        assert_eq!(g.tree().node(id).nags, [Nag::SPECULATIVE]);
+        assert!(!g.toggle_nag(Nag::SPECULATIVE));
+        assert!(g.tree().node(id).nags.is_empty());
+        g.set_comment("");
+        let pgn = g.to_game().to_pgn();
+        assert!(pgn.contains("1. e4 {[%clk 0:04:59.5]} *"), "{pgn}");
+        let back = crate::game::parse_all("1. e4 {[%eval 0.31]} e5 {[%eval #-2]}");
+        let r = Record::from_game(back[0].game.clone());
+        let nodes: Vec<_> = r.mainline().collect();
+        assert_eq!(r.eval(nodes[0]), Some(Score::Cp(31)));
+        assert_eq!(r.eval(nodes[1]), Some(Score::Mate(-2)));
     }
 
     #[test]
     fn end_by_rules_and_by_event() {
-        let mut g = line(&["f2f3", "e7e5", "g2g4", "d8h4"]);
+        let mut g = record(&["f2f3", "e7e5", "g2g4", "d8h4"]);
         assert_eq!(
             g.end(),
             Some(GameEnd::Rules(Outcome::Checkmate {
@@ -249,12 +508,17 @@ mod tests {
             }))
         );
         assert_eq!(g.end().unwrap().result(), "0-1");
-        g.pop();
+        g.pop_main();
         assert_eq!(g.end(), None);
         g.adjudicate(GameEnd::Resignation {
             winner: Color::White,
         });
         assert_eq!(g.end().unwrap().to_string(), "Black resigns");
+        let game = g.to_game();
+        assert_eq!(game.result, GameResult::WhiteWins);
+        assert_eq!(game.headers.get("Termination"), Some("normal"));
+        g.adjudicate(GameEnd::FlagDraw);
+        assert_eq!(g.to_game().headers.get("Termination"), Some("time forfeit"));
     }
 
     #[test]

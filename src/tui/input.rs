@@ -19,6 +19,10 @@ pub enum EditKey {
     Down,
     Left,
     Right,
+    PageUp,
+    PageDown,
+    Home,
+    End,
 }
 
 fn edit_key(code: KeyCode) -> Option<EditKey> {
@@ -32,6 +36,10 @@ fn edit_key(code: KeyCode) -> Option<EditKey> {
         KeyCode::Down => EditKey::Down,
         KeyCode::Left => EditKey::Left,
         KeyCode::Right => EditKey::Right,
+        KeyCode::PageUp => EditKey::PageUp,
+        KeyCode::PageDown => EditKey::PageDown,
+        KeyCode::Home => EditKey::Home,
+        KeyCode::End => EditKey::End,
         _ => return None,
     })
 }
@@ -74,6 +82,17 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
             return Some(Action::Command(c));
         }
         return edit_key(ev.code).map(Action::Setup);
+    }
+    if let Mode::Browse = app.mode {
+        // Plain characters filter the list; commands need ctrl, alt or a function key.
+        let plain = !key.ctrl && !key.alt && !matches!(key.code, KeyCode::F(_));
+        if key.ctrl && key.code == KeyCode::Char('o') {
+            return Some(Action::Command(Command::Open));
+        }
+        if !plain && let Some(c) = app.config.keys.command(key) {
+            return Some(Action::Command(c));
+        }
+        return edit_key(ev.code).map(Action::Browse);
     }
     if !app.input.is_empty() || starts_move(key) {
         // Arrows stay with the board even while typing.

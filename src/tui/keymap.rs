@@ -30,10 +30,22 @@ pub enum Command {
     ModeAnalyse,
     ModeBrowse,
     ModeEndgame,
+    NextVariation,
+    PrevVariation,
+    LeaveVariation,
+    PromoteVariation,
+    MakeMainLine,
+    DeleteVariation,
+    Comment,
+    /// Toggles a move assessment NAG (`$1`..`$6`).
+    Nag(u8),
+    WriteGame,
+    NextMarked,
+    PrevMarked,
 }
 
 /// Config name, default key, help text.
-pub const COMMANDS: [(Command, &str, &str, &str); 22] = [
+pub const COMMANDS: [(Command, &str, &str, &str); 38] = [
     (Command::Quit, "quit", "q", "quit (offers to save)"),
     (Command::Help, "help", "?", "show all key bindings"),
     (Command::Flip, "flip", "r", "rotate the board"),
@@ -69,8 +81,19 @@ pub const COMMANDS: [(Command, &str, &str, &str); 22] = [
         "ctrl-a",
         "analyse the whole game",
     ),
-    (Command::Save, "save", "ctrl-s", "save the game as PGN"),
-    (Command::Open, "open", "ctrl-o", "open a PGN file"),
+    (
+        Command::Save,
+        "save",
+        "ctrl-s",
+        "append the game to a PGN file",
+    ),
+    (
+        Command::WriteGame,
+        "write",
+        "w",
+        "write the game to a PGN file (replaces it)",
+    ),
+    (Command::Open, "open", "o", "open a PGN file (game list)"),
     (Command::Setup, "setup", "ctrl-e", "set up a position"),
     (Command::ModePlay, "mode_play", "f1", "play mode"),
     (Command::ModeAnalyse, "mode_analyse", "f2", "analyse mode"),
@@ -85,6 +108,71 @@ pub const COMMANDS: [(Command, &str, &str, &str); 22] = [
         "mode_endgame",
         "f5",
         "endgame trainer",
+    ),
+    (
+        Command::NextVariation,
+        "next_variation",
+        "]",
+        "next alternative to the shown move",
+    ),
+    (
+        Command::PrevVariation,
+        "prev_variation",
+        "[",
+        "previous alternative to the shown move",
+    ),
+    (
+        Command::LeaveVariation,
+        "leave_variation",
+        "<",
+        "leave the variation (to the move it replaces)",
+    ),
+    (
+        Command::PromoteVariation,
+        "promote_variation",
+        "p",
+        "promote the variation one place",
+    ),
+    (
+        Command::MakeMainLine,
+        "main_line",
+        "P",
+        "make the shown line the main line",
+    ),
+    (
+        Command::DeleteVariation,
+        "delete_variation",
+        "x",
+        "delete the shown variation",
+    ),
+    (
+        Command::Comment,
+        "comment",
+        ";",
+        "comment on the shown move",
+    ),
+    (
+        Command::Nag(1),
+        "nag_good",
+        "1",
+        "mark the move ! (again: clear)",
+    ),
+    (Command::Nag(2), "nag_mistake", "2", "mark the move ?"),
+    (Command::Nag(3), "nag_brilliant", "3", "mark the move !!"),
+    (Command::Nag(4), "nag_blunder", "4", "mark the move ??"),
+    (Command::Nag(5), "nag_speculative", "5", "mark the move !?"),
+    (Command::Nag(6), "nag_dubious", "6", "mark the move ?!"),
+    (
+        Command::NextMarked,
+        "next_marked",
+        ".",
+        "next inaccuracy/mistake/blunder on the graph",
+    ),
+    (
+        Command::PrevMarked,
+        "prev_marked",
+        ",",
+        "previous inaccuracy/mistake/blunder on the graph",
     ),
 ];
 

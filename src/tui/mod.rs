@@ -7,16 +7,17 @@
 
 pub mod app;
 pub mod autosave;
+pub mod browse;
 pub mod clock;
 mod commands;
 pub mod config;
+mod edit;
 pub mod endgame;
 pub mod engine_link;
 pub mod game;
 pub mod input;
 pub mod keymap;
 pub mod layout;
-mod pgn_out;
 mod play;
 pub mod review;
 pub mod setup;
@@ -26,16 +27,21 @@ pub mod update;
 pub mod view;
 
 use std::fs;
-use std::io::{self, Write};
-use std::path::Path;
-use std::sync::mpsc;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, mpsc};
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use crate::chess::{Color, Position};
 
+use crate::game::index::load_entry;
+use crate::game::{GameIndex, PgnReader};
+
 use app::{App, Effect, Overlay};
 use autosave::Saved;
+use browse::LibraryEvent;
 use clock::TimeControl;
 use engine_link::{EngineEvent, EngineLink, SearchId};
 use update::Action;
@@ -53,8 +59,10 @@ pub enum Start {
         level: Option<u8>,
         time_control: Option<TimeControl>,
     },
-    /// Analyse a game: start position and main-line moves (checked by the caller).
-    Analyse(Box<Position>, Vec<crate::chess::Move>),
+    /// Analyse a position.
+    Analyse(Box<Position>),
+    /// Browse the games of a PGN file (a file of one game opens it straight away).
+    Browse(PathBuf),
     /// The endgame trainer on a material (`KRvK`) or a FEN; empty: the default material.
     Endgame(String),
 }
@@ -70,6 +78,7 @@ enum Event {
     Engine(SearchId, EngineEvent),
     Job(Result<String, String>),
     Tablebase(Position, tablebase::Answer),
+    Library(LibraryEvent),
 }
 
 /// Builds the starting state (no terminal needed).
@@ -109,14 +118,10 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
             t.unwrap_or(tc),
             l.unwrap_or(level),
         ),
-        Start::Analyse(pos, moves) => {
-            update::enter_analyse_from(&mut app, (**pos).clone());
-            for &m in moves {
-                if !app.position().is_legal(m) {
-                    break;
-                }
-                app.game.play(m);
-            }
+        Start::Analyse(pos) => update::enter_analyse_from(&mut app, (**pos).clone()),
+        Start::Browse(path) => {
+            update::enter_analyse_from(&mut app, Position::startpos());
+            browse::open(&mut app, path.clone());
         }
         Start::Endgame(target) => endgame::start(&mut app, target),
     }
@@ -174,7 +179,7 @@ pub fn run(options: Options) -> io::Result<()> {
     let mut guard = terminal::TerminalGuard::enter()?;
     let size = guard.terminal.size()?;
     app.size = (size.width, size.height);
-    let mut jobs: Vec<JoinHandle<()>> = Vec::new();
+    let mut jobs = Jobs::default();
     run_effects(&mut app, &engine, tb_requests.as_ref(), &tx, &mut jobs);
     guard.terminal.draw(|f| view::render(&app, f))?;
     let mut last_draw = Instant::now();
@@ -207,6 +212,10 @@ pub fn run(options: Options) -> io::Result<()> {
             }
             Some(Event::Job(result)) => Some(Action::JobDone(result)),
             Some(Event::Tablebase(pos, answer)) => Some(Action::Tablebase(Box::new(pos), answer)),
+            Some(Event::Library(event)) => {
+                urgent = !matches!(event, LibraryEvent::Checked { done: false, .. });
+                Some(Action::Library(event))
+            }
             None => Some(Action::Tick),
         };
         if let Some(action) = action {
@@ -224,10 +233,27 @@ pub fn run(options: Options) -> io::Result<()> {
     }
     engine.send(engine_link::EngineCommand::Stop);
     drop(guard);
-    for job in jobs {
-        let _ = job.join();
-    }
+    jobs.finish();
     Ok(())
+}
+
+/// Background jobs: writes, which must finish before exit, and the running check of a PGN
+/// file, which is abandoned when another file is opened or the program ends.
+#[derive(Default)]
+struct Jobs {
+    writes: Vec<JoinHandle<()>>,
+    check_cancel: Option<Arc<AtomicBool>>,
+}
+
+impl Jobs {
+    fn finish(self) {
+        if let Some(cancel) = self.check_cancel {
+            cancel.store(true, Ordering::Relaxed);
+        }
+        for job in self.writes {
+            let _ = job.join();
+        }
+    }
 }
 
 fn run_effects(
@@ -235,26 +261,40 @@ fn run_effects(
     engine: &EngineLink,
     tb_requests: Option<&mpsc::Sender<Position>>,
     tx: &mpsc::Sender<Event>,
-    jobs: &mut Vec<JoinHandle<()>>,
+    jobs: &mut Jobs,
 ) {
-    jobs.retain(|j| !j.is_finished());
+    jobs.writes.retain(|j| !j.is_finished());
     for effect in std::mem::take(&mut app.effects) {
-        let (path, contents, append, report) = match effect {
+        let tx = tx.clone();
+        let job = match effect {
             Effect::Engine(c) => {
                 engine.send(c);
                 continue;
             }
-            Effect::WriteFile {
-                path,
-                contents,
-                append,
-            } => (Some(path), contents, append, true),
-            Effect::Autosave(contents) => (autosave::path(), contents, false, false),
             Effect::Tablebase(pos) => {
                 if let Some(requests) = tb_requests {
                     let _ = requests.send(*pos);
                 }
                 continue;
+            }
+            Effect::SaveGame { path, game, append } => thread::spawn(move || {
+                let result = save_pgn(&path, &game, append)
+                    .map(|()| format!("saved to {}", path.display()))
+                    .map_err(|e| format!("could not write {}: {e}", path.display()));
+                let _ = tx.send(Event::Job(result));
+            }),
+            Effect::Autosave(contents) => {
+                let Some(path) = autosave::path() else {
+                    continue;
+                };
+                thread::spawn(move || {
+                    if let Err(e) = create_parent(&path)
+                        .and_then(|()| crate::game::save_atomic(&path, contents.as_bytes()))
+                    {
+                        let error = format!("could not write {}: {e}", path.display());
+                        let _ = tx.send(Event::Job(Err(error)));
+                    }
+                })
             }
             Effect::ClearAutosave => {
                 if let Some(p) = autosave::path() {
@@ -262,37 +302,89 @@ fn run_effects(
                 }
                 continue;
             }
-        };
-        let Some(path) = path else { continue };
-        let tx = tx.clone();
-        let job = thread::spawn(move || {
-            let result = write_file(&path, &contents, append)
-                .map(|()| format!("saved to {}", path.display()))
-                .map_err(|e| format!("could not write {}: {e}", path.display()));
-            if report || result.is_err() {
-                let _ = tx.send(Event::Job(result));
+            Effect::IndexPgn(path) => {
+                thread::spawn(move || {
+                    let index = GameIndex::build(&path)
+                        .map(Arc::new)
+                        .map_err(|e| e.to_string());
+                    let _ = tx.send(Event::Library(LibraryEvent::Indexed(path, index)));
+                });
+                continue;
             }
-        });
-        jobs.push(job);
+            Effect::CheckPgn(path) => {
+                if let Some(old) = jobs.check_cancel.replace(Arc::default()) {
+                    old.store(true, Ordering::Relaxed);
+                }
+                let cancel = jobs.check_cancel.clone().unwrap_or_default();
+                thread::spawn(move || check_pgn(&path, &cancel, &tx));
+                continue;
+            }
+            Effect::LoadGame { path, entry } => {
+                thread::spawn(move || {
+                    let game = load_entry(&path, &entry)
+                        .map(Box::new)
+                        .map_err(|e| e.to_string());
+                    let loaded = LibraryEvent::Loaded(path, entry.number, game);
+                    let _ = tx.send(Event::Library(loaded));
+                });
+                continue;
+            }
+        };
+        jobs.writes.push(job);
     }
 }
 
-/// Appends, or replaces atomically (write a temporary file, then rename over the old one).
-fn write_file(path: &Path, contents: &str, append: bool) -> io::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        fs::create_dir_all(dir)?;
+/// Games parsed between two reports of the check of a file.
+const CHECK_BATCH: u64 = 2_000;
+
+/// Parses every game of `path`, reporting the first error of each bad one in batches.
+fn check_pgn(path: &Path, cancel: &AtomicBool, tx: &mpsc::Sender<Event>) {
+    let report = |upto, errors, done| {
+        let checked = LibraryEvent::Checked {
+            path: path.to_owned(),
+            upto,
+            errors,
+            done,
+        };
+        tx.send(Event::Library(checked)).is_ok()
+    };
+    let reader = match PgnReader::open(path) {
+        Ok(r) => r,
+        Err(_) => return,
+    };
+    let mut errors = Vec::new();
+    let mut count = 0;
+    for parsed in reader {
+        if cancel.load(Ordering::Relaxed) {
+            return;
+        }
+        let Ok(parsed) = parsed else { break };
+        count = parsed.number;
+        if let Some(e) = parsed.errors.first() {
+            errors.push((parsed.number, e.to_string()));
+        }
+        if count % CHECK_BATCH == 0 && !report(count, std::mem::take(&mut errors), false) {
+            return;
+        }
     }
+    report(count, errors, true);
+}
+
+fn create_parent(path: &Path) -> io::Result<()> {
+    match path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        Some(dir) => fs::create_dir_all(dir),
+        None => Ok(()),
+    }
+}
+
+/// Appends a game to a PGN file, or replaces the file with it atomically.
+fn save_pgn(path: &Path, game: &crate::game::Game, append: bool) -> io::Result<()> {
+    create_parent(path)?;
     if append {
-        let mut f = fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)?;
-        f.write_all(contents.as_bytes())?;
-        return f.sync_data();
+        crate::game::append_game(path, game)
+    } else {
+        crate::game::save_games(path, [game])
     }
-    let tmp = path.with_extension("tmp");
-    fs::write(&tmp, contents)?;
-    fs::rename(&tmp, path)
 }
 
 #[cfg(test)]

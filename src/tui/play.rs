@@ -7,8 +7,10 @@ use crate::chess::{Color, Move};
 
 use super::app::{App, Effect, Mode};
 use super::config::{ColorChoice, Config};
+use crate::game::NodeId;
+
+use super::clock::TimeControl;
 use super::game::GameEnd;
-use super::pgn_out::{self, Players};
 use super::update::save_game;
 
 /// Move time of each step of the whole-game analysis.
@@ -101,15 +103,16 @@ pub fn book_reply(app: &mut App) {
         return;
     };
     let san = pos.san(m);
-    engine_moved(app, app.game.len(), Some(m));
+    engine_moved(app, app.game.main_end(), Some(m));
     app.info(format!("book move {san}"));
 }
 
-pub fn engine_moved(app: &mut App, ply: usize, best: Option<Move>) {
+/// The engine's move `best` from the main line's end `at` (ignored if the game moved on).
+pub fn engine_moved(app: &mut App, at: NodeId, best: Option<Move>) {
     let Mode::Play(p) = &app.mode else {
         return;
     };
-    if ply != app.game.len() || app.game.end().is_some() || app.game.last().turn() == p.human {
+    if at != app.game.main_end() || app.game.end().is_some() || app.game.last().turn() == p.human {
         return;
     }
     let Some(m) = best.filter(|&m| app.game.last().is_legal(m)) else {
@@ -117,16 +120,14 @@ pub fn engine_moved(app: &mut App, ply: usize, best: Option<Move>) {
         return;
     };
     let mover = app.game.last().turn();
-    let at_end = app.game.at_end();
-    let cursor = app.game.cursor();
-    app.game.set_cursor(app.game.len());
-    app.game.play(m);
-    if !at_end {
-        // The player is looking back through the game: stay there.
-        app.game.set_cursor(cursor);
-    }
+    // If the player is looking back through the game, the view stays there.
+    let node = app.game.push_main(m);
     if let Mode::Play(p) = &mut app.mode {
         p.clocks.press(mover, app.now);
+        if p.clocks.is_timed() {
+            let left = p.clocks.remaining(mover, app.now);
+            app.game.set_clock(node, left);
+        }
     }
     app.saved = false;
     app.effects.push(Effect::Autosave(
@@ -140,17 +141,20 @@ pub fn takeback(app: &mut App) {
         _ => None,
     };
     let Some(human) = human else {
-        // Analysing: remove the last move of the line.
-        if app.game.pop().is_none() {
+        // Analysing: remove the shown move and what follows it.
+        if app.game.cut().is_none() {
             app.info("nothing to take back");
         }
+        app.saved = false;
         return;
     };
     // Back to the player's last move: the engine's reply (if made) and the player's move.
     let mut popped = 0;
     while !app.game.is_empty() {
-        let mover = app.game.position(app.game.len() - 1).turn();
-        app.game.pop();
+        let mover = !app.game.last().turn();
+        if app.game.pop_main().is_none() {
+            break;
+        }
         popped += 1;
         if mover == human {
             break;
@@ -159,7 +163,7 @@ pub fn takeback(app: &mut App) {
     if popped == 0 {
         return app.info("nothing to take back");
     }
-    app.game.set_cursor(app.game.len());
+    app.game.goto(app.game.main_end());
     app.selected = None;
     app.hint = None;
     if let Mode::Play(p) = &mut app.mode {
@@ -202,7 +206,8 @@ pub fn offer_draw(app: &mut App) {
         return app.info("the game is over");
     }
     let engine = !p.human;
-    let latest = app.game.evals().iter().rev().find_map(|e| *e);
+    let latest = std::iter::successors(Some(app.game.main_end()), |&n| app.game.tree().previous(n))
+        .find_map(|n| app.game.eval(n));
     let accepts = latest.is_some_and(|s| {
         let cp = s.as_cp() * engine.fold(1, -1);
         cp <= -DRAW_ACCEPT_WORSE_CP
@@ -215,38 +220,48 @@ pub fn offer_draw(app: &mut App) {
     }
 }
 
-pub fn pgn_text(app: &App) -> String {
-    let (white, black, tc) = match &app.mode {
-        Mode::Play(p) => {
-            let engine = format!("kibitzer level {}", p.level);
-            let tc = match p.clocks.control() {
-                super::clock::TimeControl::Untimed => None,
-                super::clock::TimeControl::Fischer { base, increment } => {
-                    Some(format!("{}+{}", base.as_secs(), increment.as_secs()))
-                }
-            };
-            let (w, b) = p.human.fold(
-                ("Player".to_owned(), engine.clone()),
-                (engine, "Player".to_owned()),
-            );
-            (w, b, tc)
-        }
-        _ => ("?".to_owned(), "?".to_owned(), None),
+/// Names the players and the event of a new game against the engine in its headers.
+pub fn set_headers(app: &mut App) {
+    let Mode::Play(p) = &app.mode else {
+        return;
     };
-    pgn_out::write(
-        &app.game,
-        &Players {
-            white: &white,
-            black: &black,
-            event: if app.human().is_some() {
-                "Game against kibitzer"
-            } else {
-                "Analysis"
-            },
-            time_control: tc,
-        },
-        &pgn_out::today(),
-    )
+    let engine = format!("kibitzer level {}", p.level);
+    let (white, black) = p.human.fold(
+        ("Player".to_owned(), engine.clone()),
+        (engine, "Player".to_owned()),
+    );
+    let tc = match p.clocks.control() {
+        TimeControl::Untimed => "-".to_owned(),
+        TimeControl::Fischer { base, increment } => {
+            format!("{}+{}", base.as_secs(), increment.as_secs())
+        }
+    };
+    let headers = app.game.headers_mut();
+    headers.set("Event", "Game against kibitzer");
+    headers.set("Site", "kibitzer");
+    headers.set("Date", &today());
+    headers.set("Round", "-");
+    headers.set("White", &white);
+    headers.set("Black", &black);
+    headers.set("TimeControl", &tc);
+}
+
+/// Today's date from the system clock (UTC), `YYYY.MM.DD`.
+pub fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil-from-days (proleptic Gregorian).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!("{y:04}.{m:02}.{d:02}")
 }
 
 #[cfg(test)]

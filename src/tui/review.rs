@@ -1,7 +1,9 @@
 //! Judging moves from the evaluations before and after them: inaccuracy, mistake, blunder.
 
 use super::engine_link::Score;
-use super::game::GameLine;
+use crate::game::NodeId;
+
+use super::game::Record;
 
 /// Centipawn losses (mover's view, scores clamped to ±CLAMP) at which a move is marked.
 const INACCURACY_CP: i32 = 50;
@@ -40,11 +42,13 @@ pub fn judge(before: Score, after: Score, white: bool) -> Option<Judgement> {
     }
 }
 
-/// The judgement of move `i` (0-based) of the game, when both evaluations are known.
-pub fn judge_move(game: &GameLine, i: usize) -> Option<Judgement> {
-    let before = game.eval(i)?;
-    let after = game.eval(i + 1)?;
-    let white = game.position(i).turn() == crate::chess::Color::White;
+/// The judgement of the move leading to `id`, when the evaluations before and after it are
+/// known.
+pub fn judge_move(game: &Record, id: NodeId) -> Option<Judgement> {
+    let parent = game.tree().previous(id)?;
+    let before = game.eval(parent)?;
+    let after = game.eval(id)?;
+    let white = game.position(parent).turn() == crate::chess::Color::White;
     judge(before, after, white)
 }
 

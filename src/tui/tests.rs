@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
 use crate::chess::{Color, Position, Square};
+use crate::game::NodeId;
 
 use super::app::{App, Effect, Mode, Overlay, Purpose};
 use super::config::Config;
@@ -114,8 +115,22 @@ fn reply(app: &mut App, id: u64, uci: &str) {
     );
 }
 
-fn sans(app: &App) -> String {
-    app.game.sans().join(" ")
+/// The main line in SAN.
+pub fn sans(app: &App) -> String {
+    let tree = app.game.tree();
+    app.game
+        .mainline()
+        .map(|n| tree.san(n).unwrap())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The main-line node after `ply` moves.
+pub fn main_node(app: &App, ply: usize) -> NodeId {
+    std::iter::once(NodeId::ROOT)
+        .chain(app.game.mainline())
+        .nth(ply)
+        .expect("the main line is that long")
 }
 
 #[test]
@@ -250,7 +265,9 @@ fn promotion_asks_for_the_piece() {
     // Typed promotions need no dialog.
     keys(&mut app, "k");
     keys(&mut app, "b8=R<Enter>");
-    assert_eq!(sans(&app), "b8=R");
+    assert_eq!(sans(&app), "b8=N", "a second promotion is a variation");
+    let shown = app.game.current_node();
+    assert_eq!(app.game.tree().san(shown).as_deref(), Some("b8=R"));
 }
 
 #[test]
@@ -269,10 +286,15 @@ fn flip_resign_and_game_record() {
     let Mode::Play(p) = &app.mode else { panic!() };
     assert!(p.recorded);
     let written = app.effects.iter().find_map(|e| match e {
-        Effect::WriteFile { contents, .. } => Some(contents.clone()),
+        Effect::SaveGame { game, append, .. } => Some((game.to_pgn(), *append)),
         _ => None,
     });
-    assert!(written.unwrap().contains("1. e4 0-1"));
+    let (pgn, append) = written.unwrap();
+    assert!(append);
+    assert!(pgn.contains("1. e4 {[%clk 0:05:0"), "{pgn}");
+    assert!(pgn.contains("} 0-1"), "{pgn}");
+    assert!(pgn.contains("[Termination \"normal\"]"), "{pgn}");
+    assert!(pgn.contains("[White \"Player\"]"), "{pgn}");
     assert!(app.search.is_none());
     keys(&mut app, "d4<Enter>");
     assert_eq!(sans(&app), "e4");
@@ -317,7 +339,8 @@ fn flag_fall_and_draw_offer() {
     ctrl(&mut app, 'd');
     assert!(app.game.end().is_none());
     // Once the engine thinks it is worse, it accepts.
-    app.game.set_eval(1, Score::Cp(300));
+    let node = main_node(&app, 1);
+    app.game.set_eval(node, Score::Cp(300));
     ctrl(&mut app, 'd');
     assert_eq!(app.game.end(), Some(GameEnd::Agreement));
 }
@@ -374,10 +397,10 @@ fn analyse_mode_infinite_analysis_follows_navigation() {
         ..PvInfo::default()
     };
     update(&mut app, Action::Engine(id, EngineEvent::Info(info)));
-    assert_eq!(app.game.eval(2), Some(Score::Cp(35)));
+    assert_eq!(app.game.eval(main_node(&app, 2)), Some(Score::Cp(35)));
     assert_eq!(app.lines.len(), 1);
     keys(&mut app, "k");
-    assert_eq!(app.game.cursor(), 1);
+    assert_eq!(app.game.current_node(), main_node(&app, 1));
     assert!(
         app.effects
             .iter()
@@ -385,9 +408,13 @@ fn analyse_mode_infinite_analysis_follows_navigation() {
     );
     let (_, moves, _) = take_go(&mut app).unwrap();
     assert_eq!(moves, ["e2e4"]);
-    // A move off the main line replaces the rest (until variations land).
+    // A move off the main line makes a variation.
     keys(&mut app, "c5<Enter>");
-    assert_eq!(sans(&app), "e4 c5");
+    assert_eq!(sans(&app), "e4 e5");
+    assert_eq!(
+        app.game.variation_start(app.game.current_node()),
+        Some(app.game.current_node())
+    );
     keys(&mut app, " ");
     assert!(app.search.is_none());
 }
@@ -421,7 +448,7 @@ fn whole_game_analysis_walks_every_ply() {
     }
     assert!(take_go(&mut app).is_none());
     assert_eq!(
-        super::review::judge_move(&app.game, 1),
+        super::review::judge_move(&app.game, main_node(&app, 2)),
         Some(super::review::Judgement::Blunder)
     );
 }

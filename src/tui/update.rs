@@ -2,20 +2,22 @@
 //! (engine commands, file writes) are queued in `app.effects` for the event loop.
 
 use crate::chess::{Color, Move, Piece, Position, Square};
+use crate::game::{GameMove, NodeId};
 
 use super::app::{
     AnalyseState, App, Effect, Mode, NewGameDialog, Overlay, PlayState, Prompt, PromptKind,
     Purpose, Search, promotion_role,
 };
 use super::autosave::Saved;
+use super::browse::{self, LibraryEvent};
 use super::clock::{Clocks, PRESETS, TimeControl};
 use super::engine_link::{EngineCommand, EngineEvent, EngineOptions, GoLimits, SearchId};
-use super::game::{GameLine, king_target};
+use super::game::{Record, king_target};
 use super::input::EditKey;
 use super::keymap::Command;
 use super::layout;
 use super::setup::SetupState;
-use super::{commands, endgame, play, tablebase};
+use super::{commands, edit, endgame, play, tablebase};
 
 #[derive(Clone, Debug)]
 pub enum Action {
@@ -29,6 +31,10 @@ pub enum Action {
     Prompt(EditKey),
     Overlay(EditKey),
     Setup(EditKey),
+    /// A key in browse mode (filter, list movement).
+    Browse(EditKey),
+    /// Background work on a PGN file finished a step.
+    Library(LibraryEvent),
     MouseDown(u16, u16),
     MouseUp(u16, u16),
     Resize(u16, u16),
@@ -50,6 +56,7 @@ impl Action {
                 | Action::Tick
                 | Action::JobDone(_)
                 | Action::Resize(..)
+                | Action::Library(LibraryEvent::Checked { .. })
                 | Action::Tablebase(..)
         )
     }
@@ -77,6 +84,8 @@ pub fn update(app: &mut App, action: Action) {
         Action::Prompt(key) => commands::prompt_key(app, key),
         Action::Overlay(key) => overlay_key(app, key),
         Action::Setup(key) => setup_key(app, key),
+        Action::Browse(key) => browse::key(app, key),
+        Action::Library(event) => browse::event(app, event),
         Action::MouseDown(x, y) => {
             if let Some(sq) = square_at(app, x, y) {
                 app.cursor = sq;
@@ -124,6 +133,9 @@ fn square_at(app: &App, x: u16, y: u16) -> Option<Square> {
 }
 
 fn command(app: &mut App, c: Command) {
+    if edit::command(app, c) {
+        return;
+    }
     match c {
         Command::Quit => request_quit(app),
         Command::Help => app.overlay = Some(Overlay::Help),
@@ -132,10 +144,10 @@ fn command(app: &mut App, c: Command) {
         Command::Takeback => play::takeback(app),
         Command::Hint if matches!(app.mode, Mode::Endgame(_)) => endgame::hint(app),
         Command::Hint => play::hint(app),
-        Command::NextMove => navigate(app, app.game.cursor() + 1),
-        Command::PrevMove => navigate(app, app.game.cursor().saturating_sub(1)),
-        Command::FirstMove => navigate(app, 0),
-        Command::LastMove => navigate(app, app.game.len()),
+        Command::NextMove => navigate(app, app.game.tree().next(app.game.current_node())),
+        Command::PrevMove => navigate(app, app.game.tree().previous(app.game.current_node())),
+        Command::FirstMove => navigate(app, Some(NodeId::ROOT)),
+        Command::LastMove => navigate(app, Some(app.game.tree().end(app.game.current_node()))),
         Command::ToggleAnalysis => match &mut app.mode {
             Mode::Analyse(a) => {
                 a.infinite = !a.infinite;
@@ -150,17 +162,29 @@ fn command(app: &mut App, c: Command) {
         Command::OfferDraw => play::offer_draw(app),
         Command::AnalyseGame => start_game_pass(app),
         Command::Save => open_prompt(app, PromptKind::SaveAs),
-        Command::Open => app.error("opening PGN files needs the PGN module (not merged yet)"),
+        Command::WriteGame => open_prompt(app, PromptKind::WriteAs),
+        Command::Open => open_prompt(app, PromptKind::OpenPgn),
         Command::Setup => enter_setup(app),
         Command::ModePlay => open_new_game(app),
         Command::ModeAnalyse => enter_analyse(app),
-        Command::ModeBrowse => app.error("browse mode needs the PGN module (not merged yet)"),
+        Command::ModeBrowse => browse::enter(app),
         Command::ModeEndgame => {
             open_prompt(app, PromptKind::Endgame);
             if let Some(p) = &mut app.prompt {
                 p.text = endgame::DEFAULT_MATERIAL.into();
             }
         }
+        // Tree commands, handled by `edit::command` above.
+        Command::NextVariation
+        | Command::PrevVariation
+        | Command::LeaveVariation
+        | Command::PromoteVariation
+        | Command::MakeMainLine
+        | Command::DeleteVariation
+        | Command::Comment
+        | Command::Nag(_)
+        | Command::NextMarked
+        | Command::PrevMarked => {}
     }
 }
 
@@ -170,6 +194,11 @@ pub fn open_prompt(app: &mut App, kind: PromptKind) {
             .games_file
             .as_ref()
             .map(|p| p.display().to_string())
+            .unwrap_or_default(),
+        PromptKind::OpenPgn => app
+            .library
+            .as_ref()
+            .map(|l| l.path.display().to_string())
             .unwrap_or_default(),
         _ => String::new(),
     };
@@ -188,8 +217,12 @@ fn request_quit(app: &mut App) {
     }
 }
 
-fn navigate(app: &mut App, ply: usize) {
-    app.game.set_cursor(ply);
+/// Shows `node` (nothing happens at either end of a line).
+pub fn navigate(app: &mut App, node: Option<NodeId>) {
+    let Some(node) = node else {
+        return;
+    };
+    app.game.goto(node);
     app.selected = None;
     app.hint = None;
 }
@@ -229,9 +262,9 @@ fn pick_square(app: &mut App, sq: Square) {
 }
 
 fn not_your_move(app: &App) -> &'static str {
-    if app.game.end().is_some() && app.game.at_end() {
+    if app.game.end().is_some() && app.game.at_main_end() {
         "the game is over (n: new game)"
-    } else if !app.game.at_end() {
+    } else if !app.game.at_main_end() {
         "go to the last move to play (end)"
     } else {
         "wait for the engine's move"
@@ -248,20 +281,29 @@ pub fn make_move(app: &mut App, m: Move) {
         app.info(why);
         return;
     }
-    let replaced = !app.game.at_end() && app.game.moves().get(app.game.cursor()) != Some(&m);
-    if !app.game.at_end() && !replaced {
-        app.game.set_cursor(app.game.cursor() + 1);
+    let tree = app.game.tree();
+    let existed = tree
+        .node(app.game.current_node())
+        .children()
+        .iter()
+        .any(|&c| tree.node(c).game_move() == Some(GameMove::Move(m)));
+    let mover = app.position().turn();
+    let node = app.game.play(m);
+    endgame::grade_move(app, node, m);
+    if existed {
+        // An existing move was followed: nothing changed.
         return;
     }
-    let mover = app.position().turn();
-    endgame::grade_move(app, m);
-    app.game.play(m);
     app.saved = false;
-    if replaced {
-        app.info("the following moves were replaced (variations come with the PGN module)");
+    if !app.game.tree().is_mainline(node) && app.game.variation_start(node) == Some(node) {
+        app.info("new variation");
     }
     if let Mode::Play(p) = &mut app.mode {
         p.clocks.press(mover, app.now);
+        if p.clocks.is_timed() {
+            let left = p.clocks.remaining(mover, app.now);
+            app.game.set_clock(node, left);
+        }
         app.effects
             .push(Effect::Autosave(Saved::capture(app).to_text()));
     }
@@ -424,7 +466,7 @@ fn open_new_game(app: &mut App) {
 
 /// Starts a game against the engine from `start`.
 pub fn start_play(app: &mut App, start: Position, human: Color, tc: TimeControl, level: u8) {
-    app.game = GameLine::new(start);
+    app.game = Record::new(start);
     // Clocks start with the first move.
     let clocks = Clocks::new(tc);
     app.mode = Mode::Play(PlayState {
@@ -434,6 +476,7 @@ pub fn start_play(app: &mut App, start: Position, human: Color, tc: TimeControl,
         recorded: false,
         hint_pending: false,
     });
+    play::set_headers(app);
     app.flipped = human == Color::Black;
     reset_view(app);
     set_engine_options(app);
@@ -510,7 +553,15 @@ pub fn enter_analyse(app: &mut App) {
 
 /// Analyse mode on a new line starting at `start`.
 pub fn enter_analyse_from(app: &mut App, start: Position) {
-    app.game = GameLine::new(start);
+    enter_analyse_with(app, Record::new(start));
+}
+
+/// Analyse mode on `game`, from its start.
+pub fn enter_analyse_with(app: &mut App, game: Record) {
+    if let Mode::Play(p) = &mut app.mode {
+        p.clocks.stop(app.now);
+    }
+    app.game = game;
     reset_view(app);
     app.mode = Mode::Analyse(AnalyseState::default());
     set_engine_options(app);
@@ -564,7 +615,7 @@ fn start_game_pass(app: &mut App) {
     enter_analyse(app);
     if let Mode::Analyse(a) = &mut app.mode {
         a.infinite = false;
-        a.game_pass = Some(0);
+        a.game_pass = Some(NodeId::ROOT);
     }
 }
 
@@ -573,11 +624,15 @@ pub fn save_game(app: &mut App, path: Option<std::path::PathBuf>) {
     let Some(path) = path.or_else(|| app.games_file.clone()) else {
         return app.error("no data directory to save games in");
     };
-    let text = play::pgn_text(app);
-    app.effects.push(Effect::WriteFile {
+    write_game(app, path, true);
+}
+
+/// Queues the game for writing: appended to `path`, or replacing the file.
+pub fn write_game(app: &mut App, path: std::path::PathBuf, append: bool) {
+    app.effects.push(Effect::SaveGame {
         path,
-        contents: text,
-        append: true,
+        game: Box::new(app.game.to_game()),
+        append,
     });
     app.saved = true;
     if let Mode::Play(p) = &mut app.mode {
@@ -589,7 +644,7 @@ fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
     let Some(search) = app.search.as_ref().filter(|s| s.id == id) else {
         return;
     };
-    let (purpose, ply) = (search.purpose, search.ply);
+    let (purpose, node) = (search.purpose, search.node);
     match event {
         EngineEvent::Info(info) => {
             if app.lines_root.as_ref() != Some(&search.root) {
@@ -599,7 +654,7 @@ fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
             if info.multipv == 1
                 && let Some(score) = info.score
             {
-                app.game.set_eval(ply, score);
+                app.game.set_eval(node, score);
             }
             let slot = (info.multipv.max(1) - 1) as usize;
             if slot < app.lines.len() {
@@ -611,7 +666,7 @@ fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
         EngineEvent::BestMove { best, .. } => {
             app.search = None;
             match purpose {
-                Purpose::Opponent => play::engine_moved(app, ply, best),
+                Purpose::Opponent => play::engine_moved(app, node, best),
                 Purpose::Hint => {
                     if let (Some(m), Mode::Play(p)) = (best, &mut app.mode) {
                         p.hint_pending = false;
@@ -622,7 +677,12 @@ fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                 }
                 Purpose::GamePass => {
                     if let Mode::Analyse(a) = &mut app.mode {
-                        a.game_pass = (ply < app.game.len()).then_some(ply + 1);
+                        a.game_pass = app
+                            .game
+                            .tree()
+                            .is_mainline(node)
+                            .then(|| app.game.tree().next(node))
+                            .flatten();
                         if a.game_pass.is_none() {
                             app.info("game analysis finished");
                         }
@@ -635,13 +695,13 @@ fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
 }
 
 /// What the engine should be doing for the current state.
-fn wanted_search(app: &App) -> Option<(Purpose, usize, GoLimits)> {
+fn wanted_search(app: &App) -> Option<(Purpose, NodeId, GoLimits)> {
     if matches!(app.overlay, Some(Overlay::Resume(_) | Overlay::NewGame(_))) {
         return None;
     }
     match &app.mode {
         Mode::Play(p) => {
-            let end = app.game.len();
+            let end = app.game.main_end();
             if app.game.end().is_some() {
                 None
             } else if app.game.last().turn() != p.human {
@@ -657,17 +717,19 @@ fn wanted_search(app: &App) -> Option<(Purpose, usize, GoLimits)> {
             }
         }
         Mode::Analyse(a) => match a.game_pass {
-            Some(ply) => Some((
+            Some(node) => Some((
                 Purpose::GamePass,
-                ply,
+                node,
                 GoLimits::MoveTime(std::time::Duration::from_millis(play::GAME_PASS_MS)),
             )),
-            None if a.infinite && app.position().outcome(&[]).is_none() => {
-                Some((Purpose::Analysis, app.game.cursor(), GoLimits::Infinite))
-            }
+            None if a.infinite && app.position().outcome(&[]).is_none() => Some((
+                Purpose::Analysis,
+                app.game.current_node(),
+                GoLimits::Infinite,
+            )),
             None => None,
         },
-        Mode::Setup(_) | Mode::Endgame(_) => None,
+        Mode::Setup(_) | Mode::Browse | Mode::Endgame(_) => None,
     }
 }
 
@@ -677,10 +739,10 @@ fn sync_engine(app: &mut App) {
     let current = app
         .search
         .as_ref()
-        .map(|s| (s.purpose, s.ply, s.root.clone()));
+        .map(|s| (s.purpose, s.node, s.root.clone()));
     let same = match (&wanted, &current) {
-        (Some((p, ply, _)), Some((cp, cply, root))) => {
-            p == cp && ply == cply && root == app.game.position(*ply)
+        (Some((p, node, _)), Some((cp, cnode, root))) => {
+            p == cp && node == cnode && root == app.game.position(*node)
         }
         (None, None) => true,
         _ => false,
@@ -691,21 +753,22 @@ fn sync_engine(app: &mut App) {
     if app.search.take().is_some() {
         app.engine(EngineCommand::Stop);
     }
-    if let Some((purpose, ply, limits)) = wanted {
+    if let Some((purpose, node, limits)) = wanted {
         let id = app.next_search_id;
         app.next_search_id += 1;
-        let root = app.game.position(ply).clone();
+        let root = app.game.position(node).clone();
+        let (start, moves) = app.game.engine_line(node);
         app.engine(EngineCommand::Go {
             id,
-            start: Box::new(app.game.start().clone()),
-            moves: app.game.moves()[..ply].to_vec(),
+            start: Box::new(start),
+            moves,
             limits,
             tb_root: matches!(purpose, Purpose::Opponent | Purpose::Hint),
         });
         app.search = Some(Search {
             id,
             purpose,
-            ply,
+            node,
             root,
             started: app.now,
         });

@@ -7,20 +7,19 @@ use ratatui::style::{Color as Tc, Modifier, Style};
 use ratatui::symbols::Marker;
 use ratatui::widgets::{Axis, Block, Borders, Chart, Dataset, GraphType, Widget};
 
+use crate::game::NodeId;
 use crate::tui::app::{App, Mode};
 use crate::tui::review::{Judgement, judge_move};
 
 /// The graph shows scores within ±CLAMP pawns.
 pub const CLAMP: f64 = 5.0;
 
-/// (ply, pawns) points of the known evaluations.
-pub fn points(app: &App) -> Vec<(f64, f64)> {
-    app.game
-        .evals()
-        .iter()
+/// (ply, pawns) points of the known evaluations along `line`.
+pub fn points(app: &App, line: &[NodeId]) -> Vec<(f64, f64)> {
+    line.iter()
         .enumerate()
-        .filter_map(|(ply, e)| {
-            e.map(|s| {
+        .filter_map(|(ply, &n)| {
+            app.game.eval(n).map(|s| {
                 (
                     ply as f64,
                     (f64::from(s.as_cp()) / 100.0).clamp(-CLAMP, CLAMP),
@@ -31,30 +30,31 @@ pub fn points(app: &App) -> Vec<(f64, f64)> {
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
+    let current = app.game.current_node();
+    let line = app.game.line_through(current);
+    let moves = line.len() - 1;
     let title = match &app.mode {
         Mode::Analyse(a) if a.game_pass.is_some() => {
-            let done = a.game_pass.unwrap_or(0);
+            let done = a.game_pass.map_or(0, |n| app.game.ply(n));
             format!(" Evaluation: analysing {done}/{} ", app.game.len())
         }
+        _ if !app.game.tree().is_mainline(current) => " Evaluation (variation) ".to_owned(),
         _ => " Evaluation ".to_owned(),
     };
-    let data = points(app);
-    let cursor = app.game.cursor() as f64;
+    let data = points(app, &line);
+    let cursor = app.game.ply(current) as f64;
     let marker_line = [(cursor, -CLAMP), (cursor, CLAMP)];
-    let zero = [(0.0, 0.0), (app.game.len().max(1) as f64, 0.0)];
+    let zero = [(0.0, 0.0), (moves.max(1) as f64, 0.0)];
     let mut marks: [Vec<(f64, f64)>; 3] = Default::default();
-    for i in 0..app.game.len() {
-        if let Some(j) = judge_move(&app.game, i) {
-            let y = data
-                .iter()
-                .find(|p| p.0 == (i + 1) as f64)
-                .map_or(0.0, |p| p.1);
+    for (ply, &n) in line.iter().enumerate().skip(1) {
+        if let Some(j) = judge_move(&app.game, n) {
+            let y = data.iter().find(|p| p.0 == ply as f64).map_or(0.0, |p| p.1);
             let k = match j {
                 Judgement::Inaccuracy => 0,
                 Judgement::Mistake => 1,
                 Judgement::Blunder => 2,
             };
-            marks[k].push(((i + 1) as f64, y));
+            marks[k].push((ply as f64, y));
         }
     }
     let color = |c: Tc| {
@@ -92,7 +92,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     }
     let chart = Chart::new(sets)
         .block(Block::default().borders(Borders::TOP).title(title))
-        .x_axis(Axis::default().bounds([0.0, app.game.len().max(1) as f64]))
+        .x_axis(Axis::default().bounds([0.0, moves.max(1) as f64]))
         .y_axis(Axis::default().bounds([-CLAMP, CLAMP]));
     chart.render(area, buf);
 }

@@ -1,6 +1,7 @@
 //! `render(&App, &mut Frame)`: draws the state, never changes it.
 
 mod board;
+mod browse;
 pub mod engine;
 mod evalbar;
 pub mod graph;
@@ -10,8 +11,9 @@ mod reference;
 mod status;
 
 use ratatui::Frame;
+use ratatui::layout::Rect;
 
-use super::app::App;
+use super::app::{App, Mode};
 use super::layout;
 
 pub use board::glyph;
@@ -31,6 +33,16 @@ pub fn render(app: &App, frame: &mut Frame) {
     }
     let areas = layout::compute(area, app.config.coordinates);
     let buf = frame.buffer_mut();
+    if let Mode::Browse = app.mode {
+        let list = Rect::new(area.x, area.y, area.width, areas.status.y - area.y);
+        browse::render(app, list, buf);
+        status::render_status(app, areas.status, buf);
+        status::render_input(app, areas.input, buf);
+        if let Some(o) = &app.overlay {
+            overlay::render(app, o, area, buf);
+        }
+        return;
+    }
     evalbar::render(
         app.shown_eval(),
         app.flipped,

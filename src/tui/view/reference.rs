@@ -122,13 +122,13 @@ fn trainer(app: &App, area: Rect, buf: &mut Buffer) {
         counter
     ))];
     let mut graded = Vec::new();
-    for (ply, g) in e.grades.iter().enumerate() {
-        if let (Some(g), Some(san)) = (g, app.game.sans().get(ply)) {
+    for &(_, node, g) in &e.grades {
+        if let Some(san) = app.game.tree().san(node) {
             graded.push(Span::raw(format!("{san}{} ", g.glyph())));
         }
     }
     lines.push(Line::from(graded));
-    if let Some(last) = e.grades.iter().rev().flatten().next() {
+    if let Some((_, _, last)) = e.grades.last() {
         lines.push(Line::styled(
             format!("last: {last}"),
             Style::default().add_modifier(Modifier::BOLD),

@@ -22,7 +22,7 @@ pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
     let pos = app.position();
     let state = match (&app.mode, app.game.end()) {
         (Mode::Setup(s), _) => format!(" {} to move", s.turn().fold("White", "Black")),
-        (_, Some(end)) if app.game.at_end() => format!(" {} {end}", end.result()),
+        (_, Some(end)) if app.game.at_main_end() => format!(" {} {end}", end.result()),
         _ => {
             let check = if pos.in_check() { ", check" } else { "" };
             format!(" {} to move{check}", pos.turn().fold("White", "Black"))

@@ -11,7 +11,7 @@ use crate::chess::{Color, Square};
 use crate::tui::app::App;
 use crate::tui::engine_link::{PvInfo, Score};
 use crate::tui::layout;
-use crate::tui::tests::{keys, playing};
+use crate::tui::tests::{keys, main_node, playing};
 
 fn draw(app: &App, w: u16, h: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
@@ -48,7 +48,8 @@ fn sample() -> App {
         "e4<Enter>e5<Enter>Nf3<Enter>Nc6<Enter>Bb5<Enter>a6<Enter>",
     );
     for (ply, cp) in [20, 25, 30, 28, 35, 40, 400].into_iter().enumerate() {
-        app.game.set_eval(ply, Score::Cp(cp));
+        let node = main_node(&app, ply);
+        app.game.set_eval(node, Score::Cp(cp));
     }
     app.lines_root = Some(app.position().clone());
     app.lines = vec![PvInfo {

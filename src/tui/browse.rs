@@ -1,0 +1,236 @@
+//! Browse mode: the games of an open PGN file, filtered as you type. The file is indexed and
+//! its games checked on background threads; opening a game reads only that game.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crate::game::{GameIndex, IndexEntry, ParsedGame};
+
+use super::app::{App, Effect, Mode};
+use super::game::Record;
+use super::input::EditKey;
+use super::update;
+
+/// An open PGN file.
+#[derive(Clone, Debug)]
+pub struct Library {
+    pub path: PathBuf,
+    pub index: Arc<GameIndex>,
+    pub filter: String,
+    /// Indices into the index's entries of the games the filter lets through, in file order.
+    pub matches: Vec<usize>,
+    /// Position of the highlighted game in `matches`.
+    pub selected: usize,
+    /// The first error of each bad game, by game number.
+    pub errors: HashMap<u64, String>,
+    /// Games checked so far by the background pass, and whether it finished.
+    pub checked: u64,
+    pub check_done: bool,
+}
+
+/// Results of the background work on a file.
+#[derive(Clone, Debug)]
+pub enum LibraryEvent {
+    Indexed(PathBuf, Result<Arc<GameIndex>, String>),
+    /// Errors of games checked since the last report; `upto` games checked in all.
+    Checked {
+        path: PathBuf,
+        upto: u64,
+        errors: Vec<(u64, String)>,
+        done: bool,
+    },
+    Loaded(PathBuf, u64, Result<Box<ParsedGame>, String>),
+}
+
+impl Library {
+    pub fn new(path: PathBuf, index: Arc<GameIndex>) -> Library {
+        let matches = (0..index.len()).collect();
+        Library {
+            path,
+            index,
+            filter: String::new(),
+            matches,
+            selected: 0,
+            errors: HashMap::new(),
+            checked: 0,
+            check_done: false,
+        }
+    }
+
+    pub fn selected_entry(&self) -> Option<&IndexEntry> {
+        self.entry(*self.matches.get(self.selected)?)
+    }
+
+    pub fn entry(&self, i: usize) -> Option<&IndexEntry> {
+        self.index.entries().get(i)
+    }
+
+    /// Re-applies the filter; a longer filter only narrows the current matches.
+    fn refilter(&mut self, narrowing: bool) {
+        let words: Vec<String> = self
+            .filter
+            .split_whitespace()
+            .map(str::to_lowercase)
+            .collect();
+        let keep_number = self.selected_entry().map(|e| e.number);
+        let entries = self.index.entries();
+        let keep = |&i: &usize| entries.get(i).is_some_and(|e| matches(e, &words));
+        self.matches = if narrowing {
+            self.matches.iter().copied().filter(keep).collect()
+        } else {
+            (0..entries.len()).filter(keep).collect()
+        };
+        // Stay on the same game when it still matches.
+        self.selected = keep_number
+            .and_then(|n| self.matches.iter().position(|&i| entries[i].number == n))
+            .unwrap_or(0);
+    }
+}
+
+/// Whether every word of the filter appears in one of the game's columns (case-insensitive).
+fn matches(entry: &IndexEntry, words: &[String]) -> bool {
+    words.iter().all(|word| {
+        ["White", "Black", "Event", "Date", "Result", "Site", "Round"]
+            .iter()
+            .filter_map(|t| entry.tag(t))
+            .chain(entry.eco())
+            .any(|value| contains_folded(value, word))
+    })
+}
+
+/// `needle` (lower case) in `hay`, ignoring case; ASCII needles avoid allocating.
+fn contains_folded(hay: &str, needle: &str) -> bool {
+    if needle.is_ascii() {
+        let (h, n) = (hay.as_bytes(), needle.as_bytes());
+        n.is_empty()
+            || h.windows(n.len())
+                .any(|w| w.iter().zip(n).all(|(a, b)| a.to_ascii_lowercase() == *b))
+    } else {
+        hay.to_lowercase().contains(needle)
+    }
+}
+
+/// Opens `path`: index it in the background, then show its games.
+pub fn open(app: &mut App, path: PathBuf) {
+    app.info(format!("reading {}...", path.display()));
+    app.effects.push(Effect::IndexPgn(path));
+}
+
+/// Shows the game list of the open file, or asks for one.
+pub fn enter(app: &mut App) {
+    if app.library.is_some() {
+        stop_play(app);
+        app.mode = Mode::Browse;
+        app.selected = None;
+        app.input.clear();
+    } else {
+        update::open_prompt(app, super::app::PromptKind::OpenPgn);
+    }
+}
+
+fn stop_play(app: &mut App) {
+    if let Mode::Play(p) = &mut app.mode {
+        p.clocks.stop(app.now);
+    }
+}
+
+/// Rows the list moves for page up and down.
+fn page(app: &App) -> usize {
+    usize::from(app.size.1.saturating_sub(6)).max(1)
+}
+
+pub fn key(app: &mut App, key: EditKey) {
+    let page = page(app);
+    let Some(lib) = app.library.as_mut() else {
+        return;
+    };
+    let last = lib.matches.len().saturating_sub(1);
+    match key {
+        EditKey::Char(c) => {
+            lib.filter.push(c);
+            lib.refilter(true);
+        }
+        EditKey::Backspace => {
+            if lib.filter.pop().is_some() {
+                lib.refilter(false);
+            }
+        }
+        EditKey::Up => lib.selected = lib.selected.saturating_sub(1),
+        EditKey::Down => lib.selected = (lib.selected + 1).min(last),
+        EditKey::PageUp => lib.selected = lib.selected.saturating_sub(page),
+        EditKey::PageDown => lib.selected = (lib.selected + page).min(last),
+        EditKey::Home => lib.selected = 0,
+        EditKey::End => lib.selected = last,
+        EditKey::Enter => {
+            if let Some(entry) = lib.selected_entry().cloned() {
+                let path = lib.path.clone();
+                app.info(format!("opening game {}...", entry.number));
+                app.effects.push(Effect::LoadGame {
+                    path,
+                    entry: Box::new(entry),
+                });
+            }
+        }
+        EditKey::Esc if !lib.filter.is_empty() => {
+            lib.filter.clear();
+            lib.refilter(false);
+        }
+        EditKey::Esc => update::enter_analyse(app),
+        EditKey::Tab | EditKey::Left | EditKey::Right => {}
+    }
+}
+
+pub fn event(app: &mut App, event: LibraryEvent) {
+    match event {
+        LibraryEvent::Indexed(path, Err(e)) => {
+            app.error(format!("could not read {}: {e}", path.display()))
+        }
+        LibraryEvent::Indexed(path, Ok(index)) => {
+            let count = index.len();
+            app.library = Some(Library::new(path.clone(), index));
+            app.effects.push(Effect::CheckPgn(path.clone()));
+            match count {
+                0 => app.error(format!("{}: no games found", path.display())),
+                // One game: straight to it.
+                1 => key(app, EditKey::Enter),
+                n => {
+                    enter(app);
+                    app.info(format!("{n} games; type to filter, enter opens"));
+                }
+            }
+        }
+        LibraryEvent::Checked {
+            path,
+            upto,
+            errors,
+            done,
+        } => {
+            if let Some(lib) = app.library.as_mut().filter(|l| l.path == path) {
+                lib.errors.extend(errors);
+                lib.checked = upto;
+                lib.check_done = done;
+            }
+        }
+        LibraryEvent::Loaded(path, number, Err(e)) => app.error(format!(
+            "could not read game {number} of {}: {e}",
+            path.display()
+        )),
+        LibraryEvent::Loaded(path, number, Ok(parsed)) => {
+            let first_error = parsed.errors.first().map(ToString::to_string);
+            let name = path.file_name().map_or_else(
+                || path.display().to_string(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            update::enter_analyse_with(app, Record::from_game(parsed.game));
+            match first_error {
+                Some(e) => app.error(format!("{name}: {e} (moves up to it loaded)")),
+                None => app.info(format!(
+                    "{name}, game {number}: {} vs {}",
+                    app.game.headers().get("White").unwrap_or("?"),
+                    app.game.headers().get("Black").unwrap_or("?")
+                )),
+            }
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! Working on the game tree in analyse mode: moving between variations, promoting and
+//! deleting them, comments, NAGs, and stepping to the moves the analysis marked.
+
+use crate::game::{Nag, NodeId};
+
+use super::app::{App, Mode, Prompt, PromptKind};
+use super::keymap::Command;
+use super::review::judge_move;
+use super::update::navigate;
+
+/// Carries out a tree command; `false` if `command` is not one.
+pub fn command(app: &mut App, command: Command) -> bool {
+    let is_edit = matches!(
+        command,
+        Command::PromoteVariation
+            | Command::MakeMainLine
+            | Command::DeleteVariation
+            | Command::Comment
+            | Command::Nag(_)
+    );
+    if is_edit && !matches!(app.mode, Mode::Analyse(_)) {
+        app.info("the game can be annotated in analyse mode (f2)");
+        return true;
+    }
+    let current = app.game.current_node();
+    match command {
+        Command::NextVariation | Command::PrevVariation => {
+            let delta = if command == Command::NextVariation {
+                1
+            } else {
+                -1
+            };
+            match app.game.tree().sibling(current, delta) {
+                Some(n) => navigate(app, Some(n)),
+                None => app.info(no_alternative(app, current, delta)),
+            }
+        }
+        Command::LeaveVariation => match app.game.variation_start(current) {
+            Some(start) => {
+                let main = app.game.tree().siblings(start).first().copied();
+                navigate(app, main);
+            }
+            None => app.info("on the main line"),
+        },
+        Command::PromoteVariation => {
+            if app.game.promote_variation() {
+                app.saved = false;
+                app.info("variation promoted");
+            } else {
+                app.info("on the main line: nothing to promote");
+            }
+        }
+        Command::MakeMainLine => {
+            if app.game.promote_to_main() {
+                app.saved = false;
+                app.info("this line is now the main line");
+            } else {
+                app.info("already the main line");
+            }
+        }
+        Command::DeleteVariation => match app.game.delete_variation() {
+            Some(_) => {
+                app.saved = false;
+                navigate(app, Some(app.game.current_node()));
+                app.info("variation deleted");
+            }
+            None => app.info("on the main line (u cuts the moves from here)"),
+        },
+        Command::Comment => {
+            app.prompt = Some(Prompt {
+                kind: PromptKind::Comment,
+                text: app.game.comment().to_owned(),
+            });
+        }
+        Command::Nag(n) => {
+            if current == NodeId::ROOT {
+                app.info("go to a move to mark it");
+                return true;
+            }
+            let nag = Nag(n);
+            let on = app.game.toggle_nag(nag);
+            app.saved = false;
+            let glyph = nag.glyph().unwrap_or_default();
+            app.info(if on {
+                format!("marked {glyph}")
+            } else {
+                format!("{glyph} removed")
+            });
+        }
+        Command::NextMarked | Command::PrevMarked => {
+            let line = app.game.line_through(current);
+            let at = line.iter().position(|&n| n == current).unwrap_or(0);
+            let marked = |&&n: &&NodeId| judge_move(&app.game, n).is_some();
+            let target = if command == Command::NextMarked {
+                line[at + 1..].iter().find(marked)
+            } else {
+                line[..at].iter().rev().find(marked)
+            };
+            match target.copied() {
+                Some(n) => navigate(app, Some(n)),
+                None => app.info("no more marked moves (ctrl-a analyses the game)"),
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+fn no_alternative(app: &App, current: NodeId, delta: isize) -> &'static str {
+    let alternatives = app.game.tree().siblings(current).len();
+    match (alternatives, delta) {
+        (1, _) if app.game.tree().node(current).children().len() > 1 => {
+            "no alternative to this move; j, then ] enters the variations of the next one"
+        }
+        (1, _) => "no alternative to this move",
+        (_, 1) => "this is the last alternative",
+        _ => "this is the first alternative",
+    }
+}
+
+/// Sets the comment of the shown move from the prompt.
+pub fn set_comment(app: &mut App, text: &str) {
+    app.game.set_comment(text);
+    app.saved = false;
+    app.info(if text.is_empty() {
+        "comment removed"
+    } else {
+        "comment set"
+    });
+}
