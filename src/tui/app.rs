@@ -211,6 +211,10 @@ pub struct App {
     pub library: Option<Library>,
     /// The tablebases and their answers.
     pub tb: TbPanel,
+    /// The engine searches go to (`builtin` or an `[[engines]]` name).
+    pub engine_current: String,
+    /// External engines that failed this session.
+    pub engines_failed: Vec<String>,
 }
 
 impl App {
@@ -243,6 +247,8 @@ impl App {
             book_rng: BookRng::from_time(),
             library: None,
             tb: TbPanel::default(),
+            engine_current: super::config::BUILTIN.into(),
+            engines_failed: Vec::new(),
         }
     }
 

@@ -8,7 +8,7 @@ use super::keymap::Command;
 use super::update::{self, Action};
 
 /// `:` commands and what they do, for `:help` and the help screen.
-pub const COMMAND_HELP: [(&str, &str); 15] = [
+pub const COMMAND_HELP: [(&str, &str); 16] = [
     (
         "play [white|black] [5+3|untimed] [level N]",
         "new game against the engine",
@@ -26,6 +26,10 @@ pub const COMMAND_HELP: [(&str, &str); 15] = [
     (
         "endgame [KRvK|KRPvKR|FEN]",
         "practise an endgame against the tablebase defender",
+    ),
+    (
+        "engine [opponent|analysis] NAME",
+        "builtin or an [[engines]] entry of config.toml",
     ),
     (
         "book best|proportional|random|off|depth N",
@@ -139,8 +143,43 @@ fn run_command(app: &mut App, text: &str) {
         "play" => play_command(app, &rest),
         "endgame" => super::endgame::start(app, &rest.join(" ")),
         "book" => book_command(app, &rest),
+        "engine" => engine_command(app, &rest),
         _ => app.error(format!("unknown command '{word}' (:help)")),
     }
+}
+
+/// `:engine NAME` (both roles) or `:engine opponent|analysis NAME`.
+fn engine_command(app: &mut App, args: &[&str]) {
+    use super::config::BUILTIN;
+    let (roles, name) = match args {
+        [name] => ([true, true], *name),
+        ["opponent", name] => ([true, false], *name),
+        ["analysis", name] => ([false, true], *name),
+        _ => {
+            let names: Vec<&str> = app.config.engines.iter().map(|e| e.name.as_str()).collect();
+            return app.info(format!(
+                "engines: builtin {} (opponent: {}, analysis: {})",
+                names.join(" "),
+                app.config.opponent,
+                app.config.analysis
+            ));
+        }
+    };
+    if name != BUILTIN && app.config.engine(name).is_none() {
+        return app.error(format!("no engine '{name}' in config.toml's [[engines]]"));
+    }
+    // Asking for an engine again gives it another chance after a failure.
+    app.engines_failed.retain(|n| n != name);
+    if roles[0] {
+        app.config.opponent = name.to_owned();
+    }
+    if roles[1] {
+        app.config.analysis = name.to_owned();
+    }
+    app.info(format!(
+        "opponent: {}, analysis: {}",
+        app.config.opponent, app.config.analysis
+    ));
 }
 
 fn book_command(app: &mut App, args: &[&str]) {

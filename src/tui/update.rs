@@ -11,6 +11,7 @@ use super::app::{
 use super::autosave::Saved;
 use super::browse::{self, LibraryEvent};
 use super::clock::{Clocks, PRESETS, TimeControl};
+use super::config::BUILTIN;
 use super::engine_link::{EngineCommand, EngineEvent, EngineOptions, GoLimits, SearchId};
 use super::game::{Record, king_target};
 use super::input::EditKey;
@@ -646,6 +647,16 @@ fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
     };
     let (purpose, node) = (search.purpose, search.node);
     match event {
+        EngineEvent::Notice(msg) => {
+            fail_engine(app);
+            app.error(msg);
+        }
+        EngineEvent::Lost(msg) => {
+            // Forget the search; `sync_engine` asks the built-in engine instead.
+            app.search = None;
+            fail_engine(app);
+            app.error(msg);
+        }
         EngineEvent::Info(info) => {
             if app.lines_root.as_ref() != Some(&search.root) {
                 app.lines.clear();
@@ -691,6 +702,28 @@ fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                 Purpose::Analysis => {}
             }
         }
+    }
+}
+
+/// The engine in use failed: the built-in one stands in for the rest of the session (the next
+/// search switches to it).
+fn fail_engine(app: &mut App) {
+    let name = app.engine_current.clone();
+    if name != BUILTIN && !app.engines_failed.contains(&name) {
+        app.engines_failed.push(name);
+    }
+}
+
+/// The engine (an `[[engines]]` name or `builtin`) configured for `purpose`, unless it failed.
+pub fn engine_for(app: &App, purpose: Purpose) -> String {
+    let name = match purpose {
+        Purpose::Opponent | Purpose::Hint => &app.config.opponent,
+        Purpose::Analysis | Purpose::GamePass => &app.config.analysis,
+    };
+    if app.engines_failed.contains(name) || app.config.engine(name).is_none() {
+        BUILTIN.into()
+    } else {
+        name.clone()
     }
 }
 
@@ -758,6 +791,12 @@ fn sync_engine(app: &mut App) {
         app.next_search_id += 1;
         let root = app.game.position(node).clone();
         let (start, moves) = app.game.engine_line(node);
+        let engine = engine_for(app, purpose);
+        if engine != app.engine_current {
+            let spec = app.config.engine(&engine).cloned();
+            app.engine(EngineCommand::Use(spec));
+            app.engine_current = engine;
+        }
         app.engine(EngineCommand::Go {
             id,
             start: Box::new(start),

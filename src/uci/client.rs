@@ -404,4 +404,4 @@ pub fn parse_bestmove(line: &str, root: &Position) -> (Option<Move>, Option<Move
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -224,3 +224,60 @@ fn engine_converts_with_the_tables_in_play_mode() {
     });
     assert_eq!(go, Some(true), "{:?} {:?}", app.message, app.effects);
 }
+
+#[test]
+fn configured_engine_is_used_and_dropped_after_a_crash() {
+    let mut app = app();
+    app.config.engines = vec![crate::uci::client::EngineSpec {
+        name: "sf".into(),
+        path: "/usr/games/stockfish".into(),
+        args: Vec::new(),
+        options: Vec::new(),
+    }];
+    app.config.analysis = "sf".into();
+    crate::tui::update::enter_analyse(&mut app);
+    app.effects.clear();
+    keys(&mut app, " ");
+    let used: Vec<_> = app
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Engine(EngineCommand::Use(spec)) => Some(spec.as_ref().map(|s| s.name.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(used, [Some("sf".to_owned())]);
+    let id = app.search.as_ref().unwrap().id;
+    app.effects.clear();
+    update(
+        &mut app,
+        Action::Engine(
+            id,
+            crate::tui::engine_link::EngineEvent::Lost("engine 'sf' stopped working".into()),
+        ),
+    );
+    assert!(app.message.as_ref().unwrap().1.contains("stopped working"));
+    // The analysis goes on with the built-in engine.
+    assert!(
+        app.effects
+            .iter()
+            .any(|e| matches!(e, Effect::Engine(EngineCommand::Use(None))))
+    );
+    assert!(
+        app.effects
+            .iter()
+            .any(|e| matches!(e, Effect::Engine(EngineCommand::Go { .. })))
+    );
+    assert_eq!(app.engines_failed, ["sf"]);
+    // :engine sf gives it another chance.
+    keys(&mut app, ":engine sf<Enter>");
+    assert!(app.engines_failed.is_empty());
+    keys(&mut app, ":engine nosuch<Enter>");
+    assert!(
+        app.message
+            .as_ref()
+            .unwrap()
+            .1
+            .contains("no engine 'nosuch'")
+    );
+}

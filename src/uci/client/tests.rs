@@ -9,7 +9,7 @@ use super::*;
 const STOCKFISH: &str = "/usr/games/stockfish";
 
 /// Writes an executable shell script that plays an engine; `on_go` runs on each `go`.
-fn fake_engine(name: &str, on_go: &str) -> PathBuf {
+pub fn fake_engine(name: &str, on_go: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("kibitzer-fake-uci-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
