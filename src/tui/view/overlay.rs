@@ -45,6 +45,9 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
                 "  typing  a-h, N B R Q K, O start a move: e4, Nf3, O-O, e2e4; tab completes",
             ));
             lines.push(Line::raw("  ctrl-c  quit"));
+            lines.push(Line::raw(
+                " endgame  f5 or :endgame KRvK; t best move, u takeback, n new position",
+            ));
             lines.push(Line::styled("Commands (:)", bold));
             for (c, help) in COMMAND_HELP {
                 lines.push(Line::raw(format!("  :{c}  {help}")));

@@ -103,6 +103,12 @@ fn tablebase(app: &App, area: Rect, buf: &mut Buffer) {
         Paragraph::new(a.to_vec()).render(half, buf);
         Paragraph::new(b.to_vec()).render(right, buf);
     } else {
+        let mut lines = lines;
+        if lines.len() > rows && rows > 0 {
+            let more = lines.len() - rows + 1;
+            lines.truncate(rows - 1);
+            lines.push(Line::styled(format!("... {more} more"), dim));
+        }
         Paragraph::new(lines).render(inner, buf);
     }
 }
