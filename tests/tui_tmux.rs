@@ -115,3 +115,73 @@ fn play_e4_see_reply_flip_takeback_quit() {
     assert_eq!(alt.trim(), "0 1");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Browse a PGN file, filter, open a game, make a variation, write it out, quit.
+#[test]
+fn browse_filter_open_annotate_and_write() {
+    if Command::new("tmux").arg("-V").output().is_err() {
+        eprintln!("tmux not installed: skipping the end-to-end test");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("kibitzer-e2e-browse-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let games = dir.join("games.pgn");
+    std::fs::write(
+        &games,
+        "[White \"Alice\"]\n[Black \"Bob\"]\n\n1. e4 e5 2. Nf3 *\n\n\
+         [White \"Carol\"]\n[Black \"Dave\"]\n[ECO \"D02\"]\n\n1. d4 d5 2. Nf3 Nf6 *\n\n\
+         [White \"Erin\"]\n[Black \"Frank\"]\n\n1. e4 Ke7 2. Qxf7 *\n",
+    )
+    .unwrap();
+    let out_file = dir.join("out.pgn");
+    let bin = env!("CARGO_BIN_EXE_kibitzer");
+    let name = format!("kibitzer-e2e-browse-{}", std::process::id());
+    let shell = format!(
+        "XDG_CONFIG_HOME={d}/cfg XDG_DATA_HOME={d}/data {bin} analyse {g}; echo EXITED $?; sleep 60",
+        d = dir.display(),
+        g = games.display()
+    );
+    let status = Command::new("tmux")
+        .args([
+            "new-session",
+            "-d",
+            "-s",
+            &name,
+            "-x",
+            "120",
+            "-y",
+            "32",
+            &shell,
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let s = Session(name);
+    s.wait_for("the game list", |t| {
+        t.contains("BROWSE") && t.contains("Carol") && t.contains("1 with errors")
+    });
+    s.keys(&["d02"]);
+    s.wait_for("the filtered list", |t| {
+        t.contains("1 of 3 games") && !t.contains("Alice")
+    });
+    s.keys(&["Enter"]);
+    s.wait_for("the opened game", |t| {
+        t.contains("ANALYSE") && t.contains("1. d4 d5 2. Nf3 Nf6")
+    });
+    s.keys(&["j", "c", "5", "Enter"]);
+    s.wait_for("the variation", |t| t.contains("(1... c5)"));
+    s.keys(&["w"]);
+    s.wait_for("the write prompt", |t| t.contains("Write PGN to"));
+    s.keys(&[&out_file.display().to_string(), "Enter"]);
+    s.wait_for("the save", |t| t.contains("saved to"));
+    let written = std::fs::read_to_string(&out_file).unwrap();
+    assert!(written.contains("[White \"Carol\"]"), "{written}");
+    assert!(
+        written.contains("1. d4 d5 (1... c5) 2. Nf3 Nf6 *"),
+        "{written}"
+    );
+    s.keys(&["q"]);
+    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -88,12 +88,12 @@ impl Library {
     }
 }
 
-/// Whether every word of the filter appears in one of the game's columns (case-insensitive).
+/// Whether every word of the filter appears in one of the game's roster tags or its ECO code
+/// (case-insensitive).
 fn matches(entry: &IndexEntry, words: &[String]) -> bool {
     words.iter().all(|word| {
-        ["White", "Black", "Event", "Date", "Result", "Site", "Round"]
-            .iter()
-            .filter_map(|t| entry.tag(t))
+        entry
+            .roster()
             .chain(entry.eco())
             .any(|value| contains_folded(value, word))
     })
@@ -103,9 +103,16 @@ fn matches(entry: &IndexEntry, words: &[String]) -> bool {
 fn contains_folded(hay: &str, needle: &str) -> bool {
     if needle.is_ascii() {
         let (h, n) = (hay.as_bytes(), needle.as_bytes());
-        n.is_empty()
-            || h.windows(n.len())
-                .any(|w| w.iter().zip(n).all(|(a, b)| a.to_ascii_lowercase() == *b))
+        let Some((&first, rest)) = n.split_first() else {
+            return true;
+        };
+        h.windows(n.len()).any(|w| {
+            w[0].to_ascii_lowercase() == first
+                && w[1..]
+                    .iter()
+                    .zip(rest)
+                    .all(|(a, b)| a.to_ascii_lowercase() == *b)
+        })
     } else {
         hay.to_lowercase().contains(needle)
     }

@@ -124,6 +124,23 @@ impl Areas {
     }
 }
 
+/// The move of the evaluation graph under cell (`x`, `y`): the graph drawn in `graph` (a
+/// top border, then the plot) spans plies 0 to `moves` from its left to its right column.
+pub fn graph_ply_at(graph: Rect, moves: usize, x: u16, y: u16) -> Option<usize> {
+    let plot = Rect::new(
+        graph.x,
+        graph.y + 1,
+        graph.width,
+        graph.height.saturating_sub(1),
+    );
+    if graph.height < 3 || !plot.contains((x, y).into()) {
+        return None;
+    }
+    let span = usize::from(plot.width.saturating_sub(1)).max(1);
+    let col = usize::from(x - plot.x);
+    Some(((col * moves + span / 2) / span).min(moves))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +174,16 @@ mod tests {
             }
         }
         assert_eq!(a.square_at(0, 0, false), None);
+    }
+
+    #[test]
+    fn graph_columns_map_to_plies() {
+        let graph = Rect::new(50, 20, 41, 8);
+        assert_eq!(graph_ply_at(graph, 80, 50, 21), Some(0));
+        assert_eq!(graph_ply_at(graph, 80, 70, 25), Some(40));
+        assert_eq!(graph_ply_at(graph, 80, 90, 27), Some(80));
+        assert_eq!(graph_ply_at(graph, 80, 70, 20), None, "the title row");
+        assert_eq!(graph_ply_at(graph, 80, 49, 25), None);
+        assert_eq!(graph_ply_at(graph, 0, 70, 25), Some(0));
     }
 }

@@ -389,3 +389,5 @@ fn save_pgn(path: &Path, game: &crate::game::Game, append: bool) -> io::Result<(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tree_tests;

@@ -52,6 +52,11 @@ pub fn keys(app: &mut App, text: &str) {
                 "Right" => KeyCode::Right,
                 "BS" => KeyCode::Backspace,
                 "F2" => KeyCode::F(2),
+                "F3" => KeyCode::F(3),
+                "Home" => KeyCode::Home,
+                "End" => KeyCode::End,
+                "PageDown" => KeyCode::PageDown,
+                "Lt" => KeyCode::Char('<'),
                 other => panic!("unknown key {other}"),
             };
             (code, end + 1)
@@ -70,12 +75,12 @@ pub fn key(app: &mut App, ev: KeyEvent) {
     }
 }
 
-fn ctrl(app: &mut App, c: char) {
+pub fn ctrl(app: &mut App, c: char) {
     key(app, KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
 }
 
 /// The last `go` sent to the engine since the effects were drained.
-fn take_go(app: &mut App) -> Option<(u64, Vec<String>, GoLimits)> {
+pub fn take_go(app: &mut App) -> Option<(u64, Vec<String>, GoLimits)> {
     let mut last = None;
     for e in std::mem::take(&mut app.effects) {
         if let Effect::Engine(EngineCommand::Go {

@@ -87,6 +87,9 @@ pub fn update(app: &mut App, action: Action) {
         Action::Setup(key) => setup_key(app, key),
         Action::Browse(key) => browse::key(app, key),
         Action::Library(event) => browse::event(app, event),
+        Action::MouseDown(x, y) if graph_node_at(app, x, y).is_some() => {
+            navigate(app, graph_node_at(app, x, y));
+        }
         Action::MouseDown(x, y) => {
             if let Some(sq) = square_at(app, x, y) {
                 app.cursor = sq;
@@ -126,6 +129,20 @@ pub fn settle(app: &mut App) {
     endgame::settle(app);
     tablebase::request(app);
     sync_engine(app);
+}
+
+/// The node of the evaluation graph's line under a click, when the graph is shown.
+fn graph_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
+    if matches!(app.mode, Mode::Setup(_) | Mode::Browse) {
+        return None;
+    }
+    let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
+    let graph = layout::compute(area, app.config.coordinates)
+        .side_panels(app.reference_lines())
+        .graph;
+    let line = app.game.line_through(app.game.current_node());
+    let ply = layout::graph_ply_at(graph, line.len() - 1, x, y)?;
+    line.get(ply).copied()
 }
 
 fn square_at(app: &App, x: u16, y: u16) -> Option<Square> {

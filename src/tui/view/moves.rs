@@ -243,7 +243,10 @@ fn write_line(
                 out.line.push(Span::styled(")", styles.variation));
                 out.used += 1;
             }
-            out.break_line(depth * INDENT);
+            // The line goes on below its variations; a line that ends there closes after them.
+            if !node.children().is_empty() {
+                out.break_line(depth * INDENT);
+            }
             force = true;
         }
         match node.children().first() {

@@ -11,6 +11,14 @@ use crate::tui::clock::PRESETS;
 use crate::tui::commands::COMMAND_HELP;
 use crate::tui::keymap::COMMANDS;
 
+/// `s` cut or padded to exactly `width` cells.
+fn fit(s: &str, width: usize) -> String {
+    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+    let len = out.chars().count();
+    out.extend(std::iter::repeat_n(' ', width - len.min(width)));
+    out
+}
+
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
     let h = h.min(area.height);
@@ -26,28 +34,44 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let (title, lines, w): (&str, Vec<Line>, u16) = match overlay {
         Overlay::Help => {
+            let entries: Vec<String> = COMMANDS
+                .iter()
+                .map(|&(command, _, _, help)| {
+                    let key = app
+                        .config
+                        .keys
+                        .key_for(command)
+                        .map_or("-".into(), |k| k.to_string());
+                    format!("{key:>8}  {help}")
+                })
+                .collect();
+            // Two columns when one would not fit the terminal's height.
+            let w = area.width.min(160);
+            let columns = if entries.len() + 6 > area.height as usize {
+                2
+            } else {
+                1
+            };
+            let col_w = (w as usize).saturating_sub(4) / columns;
+            let rows = entries.len().div_ceil(columns);
             let mut lines = vec![Line::styled("Keys", bold)];
-            for (command, _, _, help) in COMMANDS {
-                let key = app
-                    .config
-                    .keys
-                    .key_for(command)
-                    .map_or("-".into(), |k| k.to_string());
-                lines.push(Line::raw(format!("{key:>8}  {help}")));
+            for r in 0..rows {
+                let text: String = (0..columns)
+                    .filter_map(|c| entries.get(c * rows + r))
+                    .map(|e| fit(e, col_w))
+                    .collect();
+                lines.push(Line::raw(text));
             }
-            lines.push(Line::raw(
+            for extra in [
                 "  arrows  move the cursor; enter picks up / drops a piece",
-            ));
-            lines.push(Line::raw(
-                "   mouse  click or drag pieces; wheel steps through moves",
-            ));
-            lines.push(Line::raw(
+                "   mouse  click or drag pieces; click the graph to jump; wheel steps",
                 "  typing  a-h, N B R Q K, O start a move: e4, Nf3, O-O, e2e4; tab completes",
-            ));
-            lines.push(Line::raw("  ctrl-c  quit"));
-            lines.push(Line::raw(
+                "  browse  type to filter; up/down/pgup/pgdn; enter opens; esc back",
                 " endgame  f5 or :endgame KRvK; t best move, u takeback, n new position",
-            ));
+                "  ctrl-c  quit",
+            ] {
+                lines.push(Line::raw(extra));
+            }
             lines.push(Line::styled("Commands (:)", bold));
             for (c, help) in COMMAND_HELP {
                 lines.push(Line::raw(format!("  :{c}  {help}")));
@@ -56,7 +80,7 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
                 "any key closes this",
                 Style::default().add_modifier(Modifier::DIM),
             ));
-            ("Help", lines, 84)
+            ("Help", lines, w)
         }
         Overlay::ConfirmQuit => (
             "Quit",

@@ -172,3 +172,54 @@ fn frame_render_time_at_200x60() {
     // The bar is 2 ms; allow slack for a loaded test machine.
     assert!(per_frame.as_millis() < 20, "{per_frame:?}");
 }
+
+/// A game with a nested variation, NAGs and comments, shown inside the variation.
+fn annotated() -> App {
+    let mut app = crate::tui::tests::app();
+    app.book = None;
+    crate::tui::update::enter_analyse_from(&mut app, crate::chess::Position::startpos());
+    keys(
+        &mut app,
+        "e4<Enter>c5<Enter>Nf3<Enter>d6<Enter>d4<Enter>cxd4<Enter><Home>j",
+    );
+    keys(&mut app, "e5<Enter>5;the classical reply<Enter>");
+    keys(&mut app, "Nf3<Enter>Nc6<Enter>kNf6<Enter>Nxe5<Enter>4");
+    app
+}
+
+#[test]
+fn move_list_shows_variations_nags_and_comments() {
+    let app = annotated();
+    for (w, h) in [(80, 24), (200, 60)] {
+        let buf = draw(&app, w, h);
+        let screen = text(&buf);
+        assert!(screen.contains("1. e4 c5"), "{w}x{h}\n{screen}");
+        for part in ["(1... e5!?", "the classical reply", "(2... Nf6 3. Nxe5??))"] {
+            assert!(screen.contains(part), "{part} at {w}x{h}\n{screen}");
+        }
+        assert!(screen.contains("2. Nf3 d6"), "{w}x{h}\n{screen}");
+        // The shown move, and only it, is highlighted.
+        let marked: String = (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|&p| buf[p].bg == ratatui::style::Color::Rgb(60, 90, 160))
+            .map(|p| buf[p].symbol().to_owned())
+            .collect();
+        assert_eq!(marked, "Nxe5", "{w}x{h}");
+    }
+}
+
+#[test]
+fn long_games_scroll_the_current_move_into_view() {
+    let mut app = crate::tui::tests::app();
+    app.book = None;
+    crate::tui::update::enter_analyse_from(&mut app, crate::chess::Position::startpos());
+    for _ in 0..30 {
+        keys(&mut app, "Nf3<Enter>Nf6<Enter>Ng1<Enter>Ng8<Enter>");
+    }
+    let screen = text(&draw(&app, 80, 24));
+    assert!(screen.contains("60. Ng1 Ng8"), "{screen}");
+    keys(&mut app, "<Home>");
+    let screen = text(&draw(&app, 80, 24));
+    assert!(screen.contains("1. Nf3 Nf6"), "{screen}");
+    assert!(!screen.contains("60. Ng1"), "{screen}");
+}

@@ -1,0 +1,357 @@
+//! Update tests for the game tree and PGN files: variations, promotion and deletion,
+//! comments and NAGs, browsing a file, opening a game, saving and appending.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::chess::Position;
+use crate::game::index::load_entry;
+use crate::game::{GameIndex, Nag, NodeId, PgnReader, parse_all};
+
+use super::app::{App, Effect, Mode, PromptKind};
+use super::browse::LibraryEvent;
+use super::tests::{app, keys, main_node, sans};
+use super::update::{Action, enter_analyse_from, update};
+
+fn analysing(moves: &str) -> App {
+    let mut app = app();
+    app.book = None;
+    enter_analyse_from(&mut app, Position::startpos());
+    keys(&mut app, moves);
+    app
+}
+
+fn shown_san(app: &App) -> String {
+    app.game
+        .tree()
+        .san(app.game.current_node())
+        .unwrap_or_default()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kibitzer-tui-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Carries out the queued saves the way the event loop does.
+fn run_saves(app: &mut App) {
+    for effect in std::mem::take(&mut app.effects) {
+        if let Effect::SaveGame { path, game, append } = effect {
+            if append {
+                crate::game::append_game(&path, &game).unwrap();
+            } else {
+                crate::game::save_games(&path, [&*game]).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn moves_off_the_main_line_make_variations_to_walk_promote_and_delete() {
+    let mut app = analysing("e4<Enter>e5<Enter>Nf3<Enter>k");
+    assert_eq!(shown_san(&app), "e5");
+    keys(&mut app, "Nc3<Enter>");
+    assert_eq!(sans(&app), "e4 e5 Nf3", "the main line stays");
+    assert_eq!(shown_san(&app), "Nc3");
+    assert!(!app.saved);
+    // Alternatives of the shown move, and back out of the variation.
+    keys(&mut app, "[");
+    assert_eq!(shown_san(&app), "Nf3");
+    keys(&mut app, "]");
+    assert_eq!(shown_san(&app), "Nc3");
+    keys(&mut app, "]");
+    assert!(app.message.as_ref().unwrap().1.contains("last alternative"));
+    keys(&mut app, "Nc6<Enter><Lt>");
+    assert_eq!(shown_san(&app), "Nf3", "left the variation");
+    // The same move again enters the existing variation instead of adding one.
+    keys(&mut app, "kNc3<Enter>");
+    let e5 = main_node(&app, 2);
+    assert_eq!(app.game.tree().node(e5).children().len(), 2);
+    keys(&mut app, "p");
+    assert_eq!(sans(&app), "e4 e5 Nc3 Nc6");
+    keys(&mut app, "[");
+    assert_eq!(shown_san(&app), "Nc3");
+    keys(&mut app, "]x");
+    assert_eq!(app.game.current_node(), e5, "Nf3 deleted; back before it");
+    assert_eq!(app.game.tree().node(e5).children().len(), 1);
+    keys(&mut app, "x");
+    assert!(app.message.as_ref().unwrap().1.contains("main line"));
+    // A variation two levels deep made the main line at once.
+    keys(&mut app, "<Home>jd5<Enter>exd5<Enter>Qxd5<Enter>P");
+    assert_eq!(sans(&app), "e4 d5 exd5 Qxd5");
+    // Takeback in analyse cuts the shown move and what follows.
+    keys(&mut app, "ku");
+    assert_eq!(sans(&app), "e4 d5");
+    assert_eq!(shown_san(&app), "d5");
+}
+
+#[test]
+fn comments_and_nags_on_the_shown_move() {
+    let mut app = analysing("d4<Enter>d5<Enter>");
+    keys(&mut app, ";");
+    assert_eq!(app.prompt.as_ref().unwrap().kind, PromptKind::Comment);
+    keys(&mut app, "solid<Enter>");
+    assert_eq!(app.game.comment(), "solid");
+    // The prompt starts from the comment, to edit it.
+    keys(&mut app, ";");
+    assert_eq!(app.prompt.as_ref().unwrap().text, "solid");
+    keys(&mut app, " and sound<Enter>");
+    assert_eq!(app.game.comment(), "solid and sound");
+    let d5 = app.game.current_node();
+    keys(&mut app, "5");
+    assert_eq!(app.game.tree().node(d5).nags, [Nag::SPECULATIVE]);
+    keys(&mut app, "4");
+    assert_eq!(
+        app.game.tree().node(d5).nags,
+        [Nag::BLUNDER],
+        "one assessment"
+    );
+    keys(&mut app, "4");
+    assert!(app.game.tree().node(d5).nags.is_empty(), "again clears it");
+    keys(&mut app, "3;<Esc>");
+    assert_eq!(app.game.comment(), "solid and sound", "esc keeps it");
+    let pgn = app.game.to_game().to_pgn();
+    assert!(pgn.contains("1. d4 d5 $3 {solid and sound} *"), "{pgn}");
+    // Play mode does not annotate.
+    let mut play = super::tests::playing(crate::chess::Color::White);
+    keys(&mut play, "1");
+    assert!(play.message.as_ref().unwrap().1.contains("analyse mode"));
+}
+
+#[test]
+fn save_and_append_round_trip() {
+    let dir = temp_dir("save");
+    let path = dir.join("analysis.pgn");
+    let mut app = analysing("e4<Enter>c5<Enter>ke5<Enter>1;open<Enter><Home>");
+    keys(&mut app, "w");
+    assert_eq!(app.prompt.as_ref().unwrap().kind, PromptKind::WriteAs);
+    keys(&mut app, &format!("{}<Enter>", path.display()));
+    assert!(
+        app.effects
+            .iter()
+            .any(|e| matches!(e, Effect::SaveGame { append: false, .. }))
+    );
+    assert!(app.saved);
+    run_saves(&mut app);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("1. e4 c5 (1... e5 $1 {open}) *"), "{text}");
+    let back = parse_all(&text);
+    assert_eq!(back.len(), 1);
+    assert!(back[0].is_ok(), "{:?}", back[0].errors);
+    assert!(back[0].game.tree.same_as(app.game.tree()));
+    // Writing again replaces the file; appending adds a game.
+    keys(&mut app, &format!(":write {}<Enter>", path.display()));
+    run_saves(&mut app);
+    super::tests::ctrl(&mut app, 's');
+    assert_eq!(app.prompt.as_ref().unwrap().kind, PromptKind::SaveAs);
+    keys(&mut app, "<Esc>");
+    keys(&mut app, &format!(":save {}<Enter>", path.display()));
+    assert!(
+        app.effects
+            .iter()
+            .any(|e| matches!(e, Effect::SaveGame { append: true, .. }))
+    );
+    run_saves(&mut app);
+    let back = parse_all(&std::fs::read_to_string(&path).unwrap());
+    assert_eq!(back.len(), 2);
+    assert!(back.iter().all(|g| g.game.tree.same_as(app.game.tree())));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Indexes `path` and checks its games as the background jobs would, feeding the results in.
+fn open_file(app: &mut App, path: &Path) {
+    keys(app, "o");
+    assert_eq!(app.prompt.as_ref().unwrap().kind, PromptKind::OpenPgn);
+    keys(app, &format!("{}<Enter>", path.display()));
+    assert!(
+        app.effects
+            .iter()
+            .any(|e| matches!(e, Effect::IndexPgn(p) if p == path)),
+        "{:?}",
+        app.effects
+    );
+    app.effects.clear();
+    let index = GameIndex::build(path)
+        .map(Arc::new)
+        .map_err(|e| e.to_string());
+    update(
+        app,
+        Action::Library(LibraryEvent::Indexed(path.to_owned(), index)),
+    );
+    let errors = PgnReader::open(path)
+        .unwrap()
+        .map(Result::unwrap)
+        .filter_map(|g| Some((g.number, g.errors.first()?.to_string())))
+        .collect();
+    update(
+        app,
+        Action::Library(LibraryEvent::Checked {
+            path: path.to_owned(),
+            upto: 3,
+            errors,
+            done: true,
+        }),
+    );
+}
+
+/// Reads the game a `LoadGame` effect asks for and feeds it in.
+fn load_requested(app: &mut App) {
+    let Some(Effect::LoadGame { path, entry }) = app
+        .effects
+        .iter()
+        .find(|e| matches!(e, Effect::LoadGame { .. }))
+        .cloned()
+    else {
+        panic!("no game requested: {:?}", app.effects);
+    };
+    app.effects.clear();
+    let game = load_entry(&path, &entry)
+        .map(Box::new)
+        .map_err(|e| e.to_string());
+    update(
+        app,
+        Action::Library(LibraryEvent::Loaded(path, entry.number, game)),
+    );
+}
+
+#[test]
+fn browse_filters_as_you_type_and_opens_games() {
+    let dir = temp_dir("browse");
+    let path = dir.join("games.pgn");
+    std::fs::write(
+        &path,
+        "[Event \"Club\"]\n[White \"Alice\"]\n[Black \"Bob\"]\n[ECO \"B20\"]\n\n1. e4 c5 2. Nf3 *\n\n\
+         [Event \"Open\"]\n[White \"Carol\"]\n[Black \"Alice\"]\n[Result \"1-0\"]\n\n1. d4 Nf6 2. Qxh7 1-0\n\n\
+         [Event \"Club\"]\n[White \"Dave\"]\n[Black \"Erin\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n",
+    )
+    .unwrap();
+    let mut app = analysing("");
+    open_file(&mut app, &path);
+    assert!(matches!(app.mode, Mode::Browse));
+    let lib = app.library.as_ref().unwrap();
+    assert_eq!(lib.matches.len(), 3);
+    assert_eq!(lib.errors.len(), 1, "the illegal Qxh7 is found");
+    assert!(lib.errors[&2].contains("Qxh7"), "{:?}", lib.errors);
+    // Letters filter (case-insensitive, every word somewhere in the row).
+    keys(&mut app, "alice");
+    assert_eq!(app.library.as_ref().unwrap().matches.len(), 2);
+    keys(&mut app, " open");
+    assert_eq!(app.library.as_ref().unwrap().matches, [1]);
+    keys(&mut app, "<BS><BS><BS><BS><BS>");
+    assert_eq!(app.library.as_ref().unwrap().matches.len(), 2);
+    keys(&mut app, "<Esc>b20");
+    assert_eq!(app.library.as_ref().unwrap().matches, [0], "ECO too");
+    keys(&mut app, "<Esc><End><Enter>");
+    load_requested(&mut app);
+    assert!(matches!(app.mode, Mode::Analyse(_)));
+    assert_eq!(sans(&app), "f3 e5 g4 Qh4#");
+    assert_eq!(app.game.current_node(), NodeId::ROOT, "opened at the start");
+    assert_eq!(app.game.end().unwrap().result(), "0-1");
+    // Back to the list, and a bad game opens up to its error, which is shown.
+    keys(&mut app, "<F3>");
+    assert!(matches!(app.mode, Mode::Browse));
+    keys(&mut app, "<Up><Enter>");
+    load_requested(&mut app);
+    assert_eq!(sans(&app), "d4 Nf6");
+    let (_, message) = app.message.clone().unwrap();
+    assert!(message.contains("Qxh7"), "{message}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_file_of_one_game_opens_it_and_a_missing_file_is_an_error() {
+    let mut app = analysing("");
+    let path = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/pgn/python-chess/variations-nags-and-comments.pgn"
+    ));
+    if !path.exists() {
+        return;
+    }
+    open_file(&mut app, &path);
+    load_requested(&mut app);
+    assert!(matches!(app.mode, Mode::Analyse(_)));
+    assert!(
+        app.game.tree().move_count() > app.game.len(),
+        "variations read"
+    );
+    let missing = Path::new("/nonexistent/x.pgn");
+    let index = GameIndex::build(missing)
+        .map(Arc::new)
+        .map_err(|e| e.to_string());
+    update(
+        &mut app,
+        Action::Library(LibraryEvent::Indexed(missing.to_owned(), index)),
+    );
+    assert!(app.message.as_ref().unwrap().1.contains("could not read"));
+    assert!(matches!(app.mode, Mode::Analyse(_)), "the game stays open");
+}
+
+#[test]
+fn clicking_the_graph_jumps_to_that_move() {
+    let mut app = analysing("e4<Enter>e5<Enter>Nf3<Enter>Nc6<Enter>");
+    let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
+    let graph = super::layout::compute(area, true)
+        .side_panels(app.reference_lines())
+        .graph;
+    update(&mut app, Action::MouseDown(graph.x, graph.y + 2));
+    assert_eq!(app.game.current_node(), NodeId::ROOT);
+    update(&mut app, Action::MouseUp(graph.x, graph.y + 2));
+    let middle = graph.x + (graph.width - 1) / 2;
+    update(&mut app, Action::MouseDown(middle, graph.bottom() - 1));
+    assert_eq!(app.game.current_node(), main_node(&app, 2));
+    update(&mut app, Action::MouseDown(graph.right() - 1, graph.y + 1));
+    assert_eq!(app.game.current_node(), main_node(&app, 4));
+    // In a variation the graph follows its line.
+    keys(&mut app, "kkkd5<Enter>");
+    update(&mut app, Action::MouseDown(graph.right() - 1, graph.y + 1));
+    assert_eq!(shown_san(&app), "d5");
+}
+
+/// Timing on a big file (run by hand: `cargo test --release big_file -- --ignored --nocapture`).
+#[test]
+#[ignore]
+fn big_file_index_filter_and_check_times() {
+    let legal = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/pgn/pgn-reader/legal.pgn"
+    ))
+    .unwrap();
+    let dir = temp_dir("big");
+    let path = dir.join("big.pgn");
+    let copies = 2_000;
+    std::fs::write(&path, format!("{legal}\n\n").repeat(copies)).unwrap();
+    let bytes = std::fs::metadata(&path).unwrap().len();
+    let start = std::time::Instant::now();
+    let index = GameIndex::build(&path).unwrap();
+    let indexed = start.elapsed();
+    let games = index.len();
+    let mut app = analysing("");
+    update(
+        &mut app,
+        Action::Library(LibraryEvent::Indexed(path.clone(), Ok(Arc::new(index)))),
+    );
+    let start = std::time::Instant::now();
+    keys(&mut app, "p");
+    let first_key = start.elapsed();
+    let start = std::time::Instant::now();
+    keys(&mut app, "enguin");
+    let narrowing = start.elapsed();
+    let start = std::time::Instant::now();
+    keys(&mut app, "<Esc>");
+    let cleared = start.elapsed();
+    let start = std::time::Instant::now();
+    let bad = PgnReader::open(&path)
+        .unwrap()
+        .filter(|g| !g.as_ref().unwrap().is_ok())
+        .count();
+    let checked = start.elapsed();
+    eprintln!(
+        "{games} games, {:.0} MB: index {indexed:?}, first filter key {first_key:?}, \
+         six more keys {narrowing:?}, clear {cleared:?}, check all {checked:?} ({bad} bad)",
+        bytes as f64 / 1e6
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
