@@ -6,7 +6,7 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 
 use kibitzer::chess::Position;
-use kibitzer::tablebase::{RankedMove, Tablebases, Wdl};
+use kibitzer::tablebase::{Tablebases, TbState};
 
 #[derive(Args)]
 pub struct TbArgs {
@@ -52,66 +52,42 @@ fn open_tables(path: Option<OsString>) -> anyhow::Result<Tablebases> {
     Ok(tables)
 }
 
-/// What a result means for the side that gets it, lichess style.
-fn verdict(wdl: Wdl) -> &'static str {
-    match wdl {
-        Wdl::Win => "win",
-        Wdl::CursedWin => "cursed win (the fifty-move rule draws it)",
-        Wdl::Draw => "draw",
-        Wdl::BlessedLoss => "blessed loss (the fifty-move rule saves it)",
-        Wdl::Loss => "loss",
-    }
-}
-
 fn probe(args: ProbeArgs) -> anyhow::Result<()> {
     let pos = Position::from_fen(&args.fen).with_context(|| format!("FEN '{}'", args.fen))?;
     let tables = open_tables(args.path)?;
-    if pos.is_checkmate() || pos.is_stalemate() {
-        let end = if pos.is_checkmate() {
-            "checkmate"
-        } else {
-            "stalemate"
-        };
-        println!("{}\n{end}", pos.fen());
-        return Ok(());
-    }
-    let dtz = tables.probe_dtz(&pos)?;
+    let view = tables.view(&pos)?;
     println!("{}", pos.fen());
-    let wdl = Wdl::from_dtz(dtz.plies, pos.halfmoves());
+    let (wdl, dtz) = match view.state {
+        TbState::Checkmate | TbState::Stalemate => {
+            let end = if view.state == TbState::Checkmate {
+                "checkmate"
+            } else {
+                "stalemate"
+            };
+            println!("{end}");
+            return Ok(());
+        }
+        TbState::Probed { wdl, dtz } => (wdl, dtz),
+    };
     let rounded = if dtz.rounded { " (rounded)" } else { "" };
-    println!("WDL {}  DTZ {}{rounded}", verdict(wdl), dtz.plies);
-    if pos.halfmoves() > 0 && wdl != Wdl::Draw {
+    println!("WDL {}  DTZ {}{rounded}", wdl.verdict(), dtz.plies);
+    if pos.halfmoves() > 0 && wdl.value() != 0 {
         println!(
             "fifty-move counter at {}: {} plies left to zero",
             pos.halfmoves(),
             100u32.saturating_sub(pos.halfmoves())
         );
     }
-    let root = tables.rank_root(&pos, true)?;
     println!();
     println!("{:<8} {:<6} {:<44} DTZ", "move", "uci", "result");
-    for m in &root.moves {
+    for m in &view.ranking.moves {
         println!(
             "{:<8} {:<6} {:<44} {}",
             pos.san(m.mv),
             pos.uci(m.mv),
-            verdict(m.wdl),
-            detail(m)
+            m.wdl.verdict(),
+            m.detail()
         );
     }
     Ok(())
-}
-
-fn detail(m: &RankedMove) -> String {
-    if m.checkmate {
-        "checkmate".into()
-    } else if m.stalemate {
-        "stalemate".into()
-    } else if m.zeroing {
-        "zeroing".into()
-    } else if m.dtz == 0 {
-        String::new()
-    } else {
-        m.dtz.to_string()
-    }
 }

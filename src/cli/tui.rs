@@ -90,8 +90,18 @@ pub fn analyse(args: AnalyseArgs) -> anyhow::Result<()> {
 }
 
 pub fn endgame(args: EndgameArgs) -> anyhow::Result<()> {
-    let _ = (args.target, args.ascii);
-    bail!("the endgame trainer is not built yet")
+    let target = args.target.unwrap_or_default();
+    // Bad input is reported here, before the terminal is taken over.
+    if !target.trim().is_empty()
+        && let Err(material) = target.parse::<kibitzer::tablebase::Material>()
+        && let Err(fen) = Position::from_fen(target.trim())
+    {
+        bail!("'{target}' is neither a material ({material}) nor a FEN ({fen})");
+    }
+    open(Options {
+        ascii: args.ascii,
+        start: Start::Endgame(target),
+    })
 }
 
 fn open(options: Options) -> anyhow::Result<()> {

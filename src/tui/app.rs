@@ -10,9 +10,11 @@ use crate::game::{Game, IndexEntry, NodeId};
 use super::browse::Library;
 use super::clock::{Clocks, TimeControl};
 use super::config::Config;
+use super::endgame::EndgameState;
 use super::engine_link::{EngineCommand, GoLimits, PvInfo, Score, SearchId};
 use super::game::Record;
 use super::setup::SetupState;
+use super::tablebase::TbPanel;
 
 /// What the user is doing.
 #[derive(Clone, Debug)]
@@ -22,6 +24,7 @@ pub enum Mode {
     Setup(SetupState),
     /// The game list of the open PGN file (`App::library`).
     Browse,
+    Endgame(EndgameState),
 }
 
 impl Mode {
@@ -31,6 +34,7 @@ impl Mode {
             Mode::Analyse(_) => "ANALYSE",
             Mode::Setup(_) => "SET UP",
             Mode::Browse => "BROWSE",
+            Mode::Endgame(_) => "ENDGAME",
         }
     }
 }
@@ -74,6 +78,7 @@ pub struct NewGameDialog {
     pub color: Color,
     pub preset: usize,
     pub level: u8,
+    pub book: super::config::BookChoice,
 }
 
 /// A one-line prompt at the bottom (`:` commands, FEN, file names).
@@ -95,6 +100,8 @@ pub enum PromptKind {
     Comment,
     /// A PGN file to browse.
     OpenPgn,
+    /// Material or FEN for the endgame trainer.
+    Endgame,
 }
 
 impl PromptKind {
@@ -106,6 +113,7 @@ impl PromptKind {
             PromptKind::WriteAs => "Write PGN to (replaces the file): ",
             PromptKind::Comment => "Comment: ",
             PromptKind::OpenPgn => "Open PGN: ",
+            PromptKind::Endgame => "Endgame (KQvK, KRPvKR... or FEN): ",
         }
     }
 }
@@ -162,6 +170,8 @@ pub enum Effect {
         path: PathBuf,
         entry: Box<IndexEntry>,
     },
+    /// Probe the tables for this position off the UI thread.
+    Tablebase(Box<Position>),
 }
 
 pub struct App {
@@ -199,6 +209,12 @@ pub struct App {
     pub book_rng: BookRng,
     /// The PGN file open in browse mode.
     pub library: Option<Library>,
+    /// The tablebases and their answers.
+    pub tb: TbPanel,
+    /// The engine searches go to (`builtin` or an `[[engines]]` name).
+    pub engine_current: String,
+    /// External engines that failed this session.
+    pub engines_failed: Vec<String>,
 }
 
 impl App {
@@ -230,6 +246,9 @@ impl App {
             book: None,
             book_rng: BookRng::from_time(),
             library: None,
+            tb: TbPanel::default(),
+            engine_current: super::config::BUILTIN.into(),
+            engines_failed: Vec::new(),
         }
     }
 
@@ -262,6 +281,11 @@ impl App {
             }
             Mode::Analyse(_) => true,
             Mode::Setup(_) | Mode::Browse => false,
+            Mode::Endgame(e) => {
+                self.game.at_main_end()
+                    && self.game.end().is_none()
+                    && self.position().turn() == e.user
+            }
         }
     }
 
@@ -298,12 +322,27 @@ impl App {
         moves
     }
 
-    /// Lines of the reference panel (book) for the shown position; 0 hides it.
+    /// What the reference panel shows for the shown position.
+    pub fn reference(&self) -> Reference {
+        match &self.mode {
+            Mode::Setup(_) | Mode::Browse => Reference::None,
+            Mode::Endgame(e) if e.summary.is_none() => Reference::Trainer,
+            _ if self.tb.applies(self.position()) => Reference::Tablebase,
+            _ if !self.book_moves().is_empty() => Reference::Book,
+            _ => Reference::None,
+        }
+    }
+
+    /// Lines of the reference panel for the shown position; 0 hides it.
     pub fn reference_lines(&self) -> u16 {
-        if matches!(self.mode, Mode::Setup(_) | Mode::Browse) || self.book_moves().is_empty() {
-            0
-        } else {
-            2
+        match self.reference() {
+            Reference::None => 0,
+            Reference::Book => 2,
+            Reference::Trainer => 4,
+            Reference::Tablebase => match self.tb.answer(self.position()) {
+                Some(Ok(view)) => view.ranking.moves.len().clamp(1, 16) as u16,
+                _ => 1,
+            },
         }
     }
 
@@ -331,6 +370,18 @@ impl App {
             _ => GoLimits::MoveTime(std::time::Duration::from_secs(2)),
         }
     }
+}
+
+/// The panel between the move list and the engine lines.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Reference {
+    None,
+    /// Book moves with their weights.
+    Book,
+    /// The tablebase verdict of every move.
+    Tablebase,
+    /// The endgame trainer's grades (the tables stay hidden until the drill ends).
+    Trainer,
 }
 
 /// A promotion piece chosen by key.

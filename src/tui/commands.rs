@@ -8,7 +8,7 @@ use super::keymap::Command;
 use super::update::{self, Action};
 
 /// `:` commands and what they do, for `:help` and the help screen.
-pub const COMMAND_HELP: [(&str, &str); 13] = [
+pub const COMMAND_HELP: [(&str, &str); 16] = [
     (
         "play [white|black] [5+3|untimed] [level N]",
         "new game against the engine",
@@ -23,6 +23,18 @@ pub const COMMAND_HELP: [(&str, &str); 13] = [
     ("multipv N", "lines shown while analysing"),
     ("resign / draw / takeback / hint", "play mode"),
     ("flip", "rotate the board"),
+    (
+        "endgame [KRvK|KRPvKR|FEN]",
+        "practise an endgame against the tablebase defender",
+    ),
+    (
+        "engine [opponent|analysis] NAME",
+        "builtin or an [[engines]] entry of config.toml",
+    ),
+    (
+        "book best|proportional|random|off|depth N",
+        "how the engine plays from its book",
+    ),
     ("analyse-game", "analyse every move of the game"),
     ("quit", "leave"),
 ];
@@ -69,6 +81,7 @@ fn submit(app: &mut App, kind: PromptKind, text: &str) {
         PromptKind::OpenPgn if text.is_empty() => app.error("no file name given"),
         PromptKind::OpenPgn => super::browse::open(app, text.into()),
         PromptKind::Command => run_command(app, text),
+        PromptKind::Endgame => super::endgame::start(app, text),
     }
 }
 
@@ -128,8 +141,73 @@ fn run_command(app: &mut App, text: &str) {
             None => app.error("multipv takes a number from 1 to 10"),
         },
         "play" => play_command(app, &rest),
+        "endgame" => super::endgame::start(app, &rest.join(" ")),
+        "book" => book_command(app, &rest),
+        "engine" => engine_command(app, &rest),
         _ => app.error(format!("unknown command '{word}' (:help)")),
     }
+}
+
+/// `:engine NAME` (both roles) or `:engine opponent|analysis NAME`.
+fn engine_command(app: &mut App, args: &[&str]) {
+    use super::config::BUILTIN;
+    let (roles, name) = match args {
+        [name] => ([true, true], *name),
+        ["opponent", name] => ([true, false], *name),
+        ["analysis", name] => ([false, true], *name),
+        _ => {
+            let names: Vec<&str> = app.config.engines.iter().map(|e| e.name.as_str()).collect();
+            return app.info(format!(
+                "engines: builtin {} (opponent: {}, analysis: {})",
+                names.join(" "),
+                app.config.opponent,
+                app.config.analysis
+            ));
+        }
+    };
+    if name != BUILTIN && app.config.engine(name).is_none() {
+        return app.error(format!("no engine '{name}' in config.toml's [[engines]]"));
+    }
+    // Asking for an engine again gives it another chance after a failure.
+    app.engines_failed.retain(|n| n != name);
+    if roles[0] {
+        app.config.opponent = name.to_owned();
+    }
+    if roles[1] {
+        app.config.analysis = name.to_owned();
+    }
+    app.info(format!(
+        "opponent: {}, analysis: {}",
+        app.config.opponent, app.config.analysis
+    ));
+}
+
+fn book_command(app: &mut App, args: &[&str]) {
+    use super::config::BookChoice;
+    match args {
+        ["off"] => app.config.book_depth = 0,
+        ["depth", n] => match n.parse::<u32>() {
+            Ok(n) => app.config.book_depth = n,
+            Err(_) => return app.error("book depth takes a number of plies"),
+        },
+        [name] if BookChoice::from_name(name).is_some() => {
+            app.config.book_choice = BookChoice::from_name(name).expect("checked");
+            if app.config.book_depth == 0 {
+                app.config.book_depth = super::config::Config::default().book_depth;
+            }
+        }
+        _ => return app.error("book takes best, proportional, random, off or depth N"),
+    }
+    let state = if app.config.book_depth == 0 {
+        "book off".to_owned()
+    } else {
+        format!(
+            "book: {} moves up to ply {}",
+            app.config.book_choice.name(),
+            app.config.book_depth
+        )
+    };
+    app.info(state);
 }
 
 fn play_command(app: &mut App, args: &[&str]) {

@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 
 use super::clock::TimeControl;
 use super::keymap::{COMMANDS, Key, KeyMap};
+use crate::book::Variety;
+use crate::uci::client::EngineSpec;
 
 /// Which colour the player takes in a new game.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -14,6 +16,48 @@ pub enum ColorChoice {
     Black,
     Random,
 }
+
+/// How the opponent picks among book moves.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BookChoice {
+    /// Always the highest weight.
+    Best,
+    /// In proportion to the weights.
+    Proportional,
+    /// Nearly uniform over the book moves (weight-0 moves still never).
+    Random,
+}
+
+impl BookChoice {
+    pub const ALL: [BookChoice; 3] = [
+        BookChoice::Best,
+        BookChoice::Proportional,
+        BookChoice::Random,
+    ];
+
+    pub fn variety(self) -> Variety {
+        match self {
+            BookChoice::Best => Variety::BEST,
+            BookChoice::Proportional => Variety::PROPORTIONAL,
+            BookChoice::Random => Variety::new(10.0),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            BookChoice::Best => "best",
+            BookChoice::Proportional => "proportional",
+            BookChoice::Random => "random",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<BookChoice> {
+        BookChoice::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// The engine name meaning our own engine.
+pub const BUILTIN: &str = "builtin";
 
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -26,6 +70,25 @@ pub struct Config {
     pub threads: u32,
     pub multipv: u32,
     pub keys: KeyMap,
+    /// Polyglot book file; `None`: the built-in book.
+    pub book_file: Option<PathBuf>,
+    /// The opponent plays book moves up to this ply (0: never).
+    pub book_depth: u32,
+    pub book_choice: BookChoice,
+    /// Syzygy directories, ':'-separated; `None`: ./tablebases and the data directory's.
+    pub tablebase_path: Option<String>,
+    /// External UCI engines from `[[engines]]`.
+    pub engines: Vec<EngineSpec>,
+    /// Engine names (an `[[engines]]` entry or `builtin`) for the opponent and for analysis.
+    pub opponent: String,
+    pub analysis: String,
+}
+
+impl Config {
+    /// The external engine called `name`; `None` for the built-in one.
+    pub fn engine(&self, name: &str) -> Option<&EngineSpec> {
+        self.engines.iter().find(|e| e.name == name)
+    }
 }
 
 impl Default for Config {
@@ -40,6 +103,13 @@ impl Default for Config {
             threads: 1,
             multipv: 3,
             keys: KeyMap::default(),
+            book_file: None,
+            book_depth: 16,
+            book_choice: BookChoice::Proportional,
+            tablebase_path: None,
+            engines: Vec::new(),
+            opponent: BUILTIN.into(),
+            analysis: BUILTIN.into(),
         }
     }
 }
@@ -66,7 +136,22 @@ pub fn default_text() -> String {
          # Search threads.\n\
          threads = 1\n\
          # Lines shown while analysing.\n\
-         multipv = 3\n\n\
+         multipv = 3\n\
+         # Which engine plays against you and which analyses: \"builtin\" or the name of an\n\
+         # [[engines]] entry (see the end of this file).\n\
+         opponent = \"builtin\"\n\
+         analysis = \"builtin\"\n\n\
+         [book]\n\
+         # Polyglot book for play mode and the book panel (\"\" = the built-in book).\n\
+         file = \"\"\n\
+         # The engine plays book moves up to this ply (0: no book).\n\
+         depth = 16\n\
+         # \"best\" (highest weight), \"proportional\" (by weight) or \"random\" (any book move).\n\
+         variety = \"proportional\"\n\n\
+         [tablebase]\n\
+         # Syzygy table directories, ':'-separated (\"\" = ./tablebases and the data directory's\n\
+         # kibitzer/tablebases).\n\
+         path = \"\"\n\n\
          [keys]\n\
          # Keys: a character, or ctrl-X, alt-X, f1-f12, space, enter, tab, esc, home, end,\n\
          # pageup, pagedown. Letters a-h, N B R Q K O start a typed move and cannot be bound.\n",
@@ -74,6 +159,14 @@ pub fn default_text() -> String {
     for (_, name, key, help) in COMMANDS {
         s.push_str(&format!("{name} = \"{key}\"  # {help}\n"));
     }
+    s.push_str(
+        "\n# External UCI engines, one [[engines]] block each; name them in [engine] above.\n\
+         # [[engines]]\n\
+         # name = \"stockfish\"\n\
+         # path = \"/usr/games/stockfish\"\n\
+         # args = []\n\
+         # options = { Threads = 2, Hash = 128 }\n",
+    );
     s
 }
 
@@ -181,6 +274,65 @@ pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
     if let Some(i) = int("engine", "multipv", 1..=10) {
         config.multipv = i as u32;
     }
+    if let Some(i) = int("book", "depth", 0..=1000) {
+        config.book_depth = i as u32;
+    }
+    if let Some(v) = get("book", "file") {
+        match v.as_str() {
+            Some("") => {}
+            Some(f) => config.book_file = Some(PathBuf::from(f)),
+            None => bad("book.file", format!("{v} is not a string")),
+        }
+    }
+    if let Some(v) = get("book", "variety") {
+        match v.as_str().and_then(BookChoice::from_name) {
+            Some(c) => config.book_choice = c,
+            None => bad(
+                "book.variety",
+                format!("{v} is not \"best\", \"proportional\" or \"random\""),
+            ),
+        }
+    }
+    if let Some(v) = get("tablebase", "path") {
+        match v.as_str() {
+            Some("") => {}
+            Some(p) => config.tablebase_path = Some(p.to_owned()),
+            None => bad("tablebase.path", format!("{v} is not a string")),
+        }
+    }
+    if let Some(v) = table.get("engines") {
+        match v.as_array() {
+            Some(list) => {
+                for (i, entry) in list.iter().enumerate() {
+                    match engine_spec(entry) {
+                        Ok(spec) => config.engines.push(spec),
+                        Err(why) => errors.push(format!("{origin}: engines[{i}]: {why}; skipped")),
+                    }
+                }
+            }
+            None => errors.push(format!(
+                "{origin}: engines: write each engine as an [[engines]] block; ignored"
+            )),
+        }
+    }
+    for (key, slot) in [("opponent", 0), ("analysis", 1)] {
+        let Some(v) = get("engine", key) else {
+            continue;
+        };
+        match v.as_str() {
+            Some(name) if name == BUILTIN || config.engine(name).is_some() => {
+                let name = name.to_owned();
+                if slot == 0 {
+                    config.opponent = name;
+                } else {
+                    config.analysis = name;
+                }
+            }
+            _ => errors.push(format!(
+                "{origin}: engine.{key}: {v} is not \"builtin\" or an [[engines]] name; using the built-in engine"
+            )),
+        }
+    }
     if let Some(keys) = table.get("keys").and_then(|k| k.as_table()) {
         for (name, value) in keys {
             let Some(&(command, ..)) = COMMANDS.iter().find(|(_, n, ..)| n == name) else {
@@ -204,10 +356,79 @@ pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
     (config, errors)
 }
 
+/// One `[[engines]]` block: name and path required, args and options optional.
+fn engine_spec(entry: &toml::Value) -> Result<EngineSpec, String> {
+    let text = |key: &str| entry.get(key).and_then(|v| v.as_str()).map(str::to_owned);
+    let name = text("name").ok_or("no name (a string)")?;
+    if name == BUILTIN {
+        return Err(format!(
+            "the name \"{BUILTIN}\" is taken by the built-in engine"
+        ));
+    }
+    let path = text("path").ok_or(format!("{name}: no path (a string)"))?;
+    let args = match entry.get("args") {
+        None => Vec::new(),
+        Some(v) => v
+            .as_array()
+            .and_then(|a| {
+                a.iter()
+                    .map(|s| s.as_str().map(str::to_owned))
+                    .collect::<Option<Vec<_>>>()
+            })
+            .ok_or(format!("{name}: args is not a list of strings"))?,
+    };
+    let mut options = Vec::new();
+    if let Some(v) = entry.get("options") {
+        let table = v
+            .as_table()
+            .ok_or(format!("{name}: options is not a table"))?;
+        for (key, value) in table {
+            let value = match value {
+                toml::Value::String(s) => s.clone(),
+                toml::Value::Integer(i) => i.to_string(),
+                toml::Value::Boolean(b) => b.to_string(),
+                toml::Value::Float(f) => f.to_string(),
+                other => return Err(format!("{name}: option {key}: {other} is not a value")),
+            };
+            options.push((key.clone(), value));
+        }
+    }
+    Ok(EngineSpec {
+        name,
+        path: PathBuf::from(path),
+        args,
+        options,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::tui::keymap::Command;
+
+    #[test]
+    fn books_tablebases_and_engines() {
+        let text = "[engine]\nopponent = \"sf\"\nanalysis = \"nope\"\n\
+                    [book]\ndepth = 8\nvariety = \"random\"\nfile = \"my.bin\"\n\
+                    [tablebase]\npath = \"/tb/a:/tb/b\"\n\
+                    [[engines]]\nname = \"sf\"\npath = \"/usr/games/stockfish\"\nargs = [\"-q\"]\n\
+                    options = { Threads = 2, Ponder = false, \"Skill Level\" = \"5\" }\n\
+                    [[engines]]\nname = \"broken\"\n";
+        let (c, errors) = parse(text, "cfg");
+        assert_eq!(errors.len(), 2, "{errors:#?}");
+        assert!(errors[0].contains("engines[1]") && errors[0].contains("no path"));
+        assert!(errors[1].contains("engine.analysis"));
+        assert_eq!(c.book_depth, 8);
+        assert_eq!(c.book_choice, BookChoice::Random);
+        assert_eq!(c.book_file, Some(PathBuf::from("my.bin")));
+        assert_eq!(c.tablebase_path.as_deref(), Some("/tb/a:/tb/b"));
+        assert_eq!(c.opponent, "sf");
+        assert_eq!(c.analysis, BUILTIN);
+        let sf = c.engine("sf").unwrap();
+        assert_eq!(sf.args, ["-q"]);
+        assert_eq!(sf.options.len(), 3);
+        assert!(sf.options.contains(&("Threads".into(), "2".into())));
+    }
 
     #[test]
     fn default_text_parses_cleanly_to_defaults() {

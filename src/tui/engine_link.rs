@@ -3,13 +3,16 @@
 //! that produced them, so events from a stopped or superseded search are recognised and dropped.
 
 use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::Duration;
 
 use crate::chess::{ByColor, Color, Move, Position};
-use crate::engine::{self, Clock, Engine, Limit, SearchEvent, SearchLimits};
+use crate::engine::{self, Clock, Engine, Limit, SearchEvent, SearchLimits, TablebaseConfig};
+use crate::tablebase::Tablebases;
+use crate::uci::client::{ClientError, EngineSpec, HANDSHAKE_TIMEOUT, UciClient};
 
 /// A score from White's point of view.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -21,9 +24,19 @@ pub enum Score {
 }
 
 impl Score {
-    /// Centipawns for graphs and bars, mates as a large value.
+    /// A win or loss the tablebases prove (the engine scores those just below mates).
+    pub fn is_tablebase(self) -> bool {
+        match self {
+            Score::Cp(cp) => engine::Score::Cp(cp).is_tablebase(),
+            Score::Mate(_) => false,
+        }
+    }
+
+    /// Centipawns for graphs and bars: tablebase results just below mates, mates as the
+    /// largest values.
     pub fn as_cp(self) -> i32 {
         match self {
+            Score::Cp(cp) if self.is_tablebase() => 9_000 * cp.signum(),
             Score::Cp(cp) => cp,
             Score::Mate(n) if n >= 0 => 10_000 - n,
             Score::Mate(n) => -10_000 - n,
@@ -39,9 +52,12 @@ impl Score {
         }
     }
 
-    /// `+0.34`, `-1.20`, `#3`, `#-2`.
+    /// `+0.34`, `-1.20`, `TB win`, `#3`, `#-2`.
     pub fn label(self) -> String {
         match self {
+            Score::Cp(cp) if self.is_tablebase() => {
+                if cp > 0 { "TB win" } else { "TB loss" }.to_owned()
+            }
             Score::Cp(cp) => format!("{:+.2}", cp as f64 / 100.0),
             Score::Mate(n) => format!("#{n}"),
         }
@@ -71,6 +87,10 @@ pub enum EngineEvent {
         best: Option<Move>,
         ponder: Option<Move>,
     },
+    /// Something to tell the user; the search goes on (on the built-in engine).
+    Notice(String),
+    /// The search ended without a move (its engine crashed); ask again.
+    Lost(String),
 }
 
 /// How long a search may run.
@@ -109,6 +129,9 @@ pub enum EngineCommand {
     },
     Stop,
     Options(EngineOptions),
+    Tablebases(Option<Tablebases>),
+    /// Search with this external engine from now on (`None`: the built-in one).
+    Use(Option<EngineSpec>),
 }
 
 /// The interface's handle on the engine worker.
@@ -123,23 +146,36 @@ pub const ENGINE_NAME: &str = "kibitzer engine";
 /// (engine scores are from that side's view). The engine finishes searches in order.
 type Pending = Arc<Mutex<VecDeque<(SearchId, Color)>>>;
 
+/// Where events go: the interface's channel, shared by the forwarding threads.
+type Deliver = Arc<dyn Fn(SearchId, EngineEvent) + Send + Sync>;
+
 impl EngineLink {
     /// Starts the engine on a worker thread; `deliver` receives every event with the id of its
     /// search.
-    pub fn spawn(deliver: impl Fn(SearchId, EngineEvent) + Send + 'static) -> EngineLink {
+    pub fn spawn(deliver: impl Fn(SearchId, EngineEvent) + Send + Sync + 'static) -> EngineLink {
         let (tx, rx) = mpsc::channel();
-        let pending: Pending = Arc::default();
-        let worker_pending = Arc::clone(&pending);
+        let deliver: Deliver = Arc::new(deliver);
         thread::Builder::new()
             .name("engine-link".into())
             .spawn(move || {
                 let (engine, events) = Engine::new(engine::EngineOptions::default());
-                let forward_pending = Arc::clone(&worker_pending);
+                let pending: Pending = Arc::default();
+                let forward_pending = Arc::clone(&pending);
+                let forward_deliver = Arc::clone(&deliver);
                 thread::Builder::new()
                     .name("engine-events".into())
-                    .spawn(move || forward(events, forward_pending, deliver))
+                    .spawn(move || forward(events, forward_pending, &*forward_deliver))
                     .expect("spawning a thread");
-                serve(rx, engine, worker_pending);
+                Worker {
+                    engine,
+                    pending,
+                    want: None,
+                    external: None,
+                    failed: Vec::new(),
+                    multipv: 1,
+                    deliver,
+                }
+                .serve(rx);
             })
             .expect("spawning a thread");
         EngineLink { commands: tx }
@@ -151,36 +187,184 @@ impl EngineLink {
     }
 }
 
-fn serve(rx: Receiver<EngineCommand>, mut engine: Engine, pending: Pending) {
-    for command in rx {
-        match command {
-            EngineCommand::Go {
-                id,
-                start,
-                moves,
-                limits,
-            } => {
-                engine.stop();
-                if engine.set_position(*start, &moves).is_err() {
-                    // The interface only sends legal games; nothing to search otherwise.
-                    continue;
+/// The engine worker: our engine, and the external one chosen, started on first use.
+struct Worker {
+    engine: Engine,
+    pending: Pending,
+    /// The external engine asked for (`None`: ours).
+    want: Option<EngineSpec>,
+    external: Option<External>,
+    /// External engines that failed to start or crashed this session: ours stands in.
+    failed: Vec<String>,
+    multipv: u32,
+    deliver: Deliver,
+}
+
+impl Worker {
+    fn serve(mut self, rx: Receiver<EngineCommand>) {
+        for command in rx {
+            match command {
+                EngineCommand::Go {
+                    id,
+                    start,
+                    moves,
+                    limits,
+                } => self.go(id, *start, moves, limits),
+                EngineCommand::Stop => {
+                    self.engine.stop();
+                    if let Some(x) = &mut self.external {
+                        let _ = x.client.stop();
+                    }
                 }
-                let turn = engine.position().turn();
-                lock(&pending).push_back((id, turn));
-                engine.go(search_limits(limits));
+                EngineCommand::Tablebases(tables) => {
+                    // The engine keeps only the root moves that hold the tables' result, so
+                    // it converts won endings, and probes WDL inside its search.
+                    self.engine.stop();
+                    self.engine
+                        .set_tablebases(tables.map(|tables| TablebaseConfig {
+                            tables,
+                            probe_depth: 1,
+                            rule50: true,
+                        }));
+                }
+                EngineCommand::Use(spec) => {
+                    self.engine.stop();
+                    if let Some(x) = &mut self.external {
+                        let _ = x.client.stop();
+                    }
+                    // Asked for by name again: it gets another chance.
+                    if let Some(s) = &spec {
+                        self.failed.retain(|n| *n != s.name);
+                        if self
+                            .external
+                            .as_ref()
+                            .is_some_and(|x| x.dead.load(Ordering::Acquire))
+                        {
+                            self.external = None;
+                        }
+                    }
+                    self.want = spec;
+                }
+                EngineCommand::Options(o) => {
+                    let engine = &mut self.engine;
+                    engine.stop();
+                    if engine.options().hash_mb != o.hash_mb as usize {
+                        engine.set_hash(o.hash_mb as usize);
+                    }
+                    if engine.options().threads != o.threads as usize {
+                        engine.set_threads(o.threads as usize);
+                    }
+                    engine.set_multipv(o.multipv as usize);
+                    engine.set_strength(level_elo(o.level));
+                    self.multipv = o.multipv;
+                    if let Some(x) = &mut self.external {
+                        x.set_multipv(o.multipv);
+                    }
+                }
             }
-            EngineCommand::Stop => engine.stop(),
-            EngineCommand::Options(o) => {
-                engine.stop();
-                if engine.options().hash_mb != o.hash_mb as usize {
-                    engine.set_hash(o.hash_mb as usize);
+        }
+    }
+
+    fn go(&mut self, id: SearchId, start: Position, moves: Vec<Move>, limits: GoLimits) {
+        self.engine.stop();
+        if self.engine.set_position(start.clone(), &moves).is_err() {
+            // The interface only sends legal games; nothing to search otherwise.
+            return;
+        }
+        let turn = self.engine.position().turn();
+        let limits = search_limits(limits);
+        if let Some(spec) = self.want.clone().filter(|s| !self.failed.contains(&s.name)) {
+            match self.external_go(&spec, id, turn, &start, &moves, &limits) {
+                Ok(()) => return,
+                Err(e) => {
+                    self.failed.push(spec.name.clone());
+                    self.external = None;
+                    (self.deliver)(
+                        id,
+                        EngineEvent::Notice(format!("{e}; the built-in engine takes over")),
+                    );
                 }
-                if engine.options().threads != o.threads as usize {
-                    engine.set_threads(o.threads as usize);
-                }
-                engine.set_multipv(o.multipv as usize);
-                engine.set_strength(level_elo(o.level));
             }
+        }
+        lock(&self.pending).push_back((id, turn));
+        self.engine.go(limits);
+    }
+
+    /// Runs the search on the external engine, starting it first if needed.
+    fn external_go(
+        &mut self,
+        spec: &EngineSpec,
+        id: SearchId,
+        turn: Color,
+        start: &Position,
+        moves: &[Move],
+        limits: &SearchLimits,
+    ) -> Result<(), ClientError> {
+        let same = self.external.as_ref().filter(|x| x.client.spec() == spec);
+        if same.is_some_and(|x| x.dead.load(Ordering::Acquire)) {
+            // It crashed during an earlier search: not started again this session.
+            return Err(ClientError::Exited {
+                name: spec.name.clone(),
+            });
+        }
+        if same.is_none() {
+            self.external = None;
+            let mut x = External::start(spec, Arc::clone(&self.deliver))?;
+            x.set_multipv(self.multipv);
+            self.external = Some(x);
+        }
+        let x = self.external.as_mut().expect("started above");
+        let _ = x.client.stop();
+        lock(&x.pending).push_back((id, turn));
+        let sent = x.client.go(start, moves, limits);
+        if sent.is_err() {
+            lock(&x.pending).pop_back();
+        }
+        sent
+    }
+}
+
+/// A running external engine and the thread forwarding its events.
+struct External {
+    client: UciClient,
+    pending: Pending,
+    /// Set by the forwarding thread when the engine's output ends (a crash).
+    dead: Arc<AtomicBool>,
+}
+
+impl External {
+    fn start(spec: &EngineSpec, deliver: Deliver) -> Result<External, ClientError> {
+        let (client, events) = UciClient::start(spec, HANDSHAKE_TIMEOUT)?;
+        let pending: Pending = Arc::default();
+        let dead = Arc::new(AtomicBool::new(false));
+        let (forward_pending, forward_dead) = (Arc::clone(&pending), Arc::clone(&dead));
+        let name = spec.name.clone();
+        thread::Builder::new()
+            .name(format!("engine-events-{name}"))
+            .spawn(move || {
+                forward(events, Arc::clone(&forward_pending), &*deliver);
+                // The output ended: the searches still waiting will get no move.
+                forward_dead.store(true, Ordering::Release);
+                for (id, _) in lock(&forward_pending).drain(..) {
+                    deliver(
+                        id,
+                        EngineEvent::Lost(format!(
+                            "engine '{name}' stopped working; the built-in engine takes over"
+                        )),
+                    );
+                }
+            })
+            .expect("spawning a thread");
+        Ok(External {
+            client,
+            pending,
+            dead,
+        })
+    }
+
+    fn set_multipv(&mut self, n: u32) {
+        if self.client.has_option("MultiPV") {
+            let _ = self.client.set_option("MultiPV", &n.to_string());
         }
     }
 }
@@ -192,7 +376,7 @@ fn lock(pending: &Pending) -> std::sync::MutexGuard<'_, VecDeque<(SearchId, Colo
 fn forward(
     events: Receiver<SearchEvent>,
     pending: Pending,
-    deliver: impl Fn(SearchId, EngineEvent),
+    deliver: &dyn Fn(SearchId, EngineEvent),
 ) {
     for event in events {
         let Some(&(id, turn)) = lock(&pending).front() else {
@@ -263,6 +447,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn tablebase_results_are_labelled_and_rank_below_mates() {
+        let tb_win = Score::Cp(30_850);
+        assert_eq!(tb_win.label(), "TB win");
+        assert_eq!(Score::Cp(-30_850).label(), "TB loss");
+        assert_eq!(Score::Cp(250).label(), "+2.50");
+        assert!(Score::Cp(2_000).as_cp() < tb_win.as_cp());
+        assert!(tb_win.as_cp() < Score::Mate(20).as_cp());
+    }
+
+    #[test]
     fn levels_map_onto_the_elo_range() {
         assert_eq!(level_elo(1), Some(engine::MIN_ELO));
         assert_eq!(level_elo(20), None);
@@ -300,5 +494,102 @@ mod tests {
             }
         }
         assert_eq!(best, [(1, true), (2, true)]);
+    }
+
+    fn spec(name: &str, path: &std::path::Path) -> EngineSpec {
+        EngineSpec {
+            name: name.into(),
+            path: path.to_owned(),
+            args: Vec::new(),
+            options: Vec::new(),
+        }
+    }
+
+    /// Events until the best move of search `id`.
+    fn until_best(rx: &Receiver<(SearchId, EngineEvent)>, id: SearchId) -> Vec<EngineEvent> {
+        let mut seen = Vec::new();
+        loop {
+            let (got, ev) = rx
+                .recv_timeout(Duration::from_secs(20))
+                .expect("engine answers");
+            let done =
+                got == id && matches!(ev, EngineEvent::BestMove { .. } | EngineEvent::Lost(_));
+            if got == id {
+                seen.push(ev);
+            }
+            if done {
+                return seen;
+            }
+        }
+    }
+
+    fn go(id: SearchId) -> EngineCommand {
+        let start = Position::startpos();
+        let e4 = start.parse_uci("e2e4").unwrap();
+        EngineCommand::Go {
+            id,
+            start: Box::new(start),
+            moves: vec![e4],
+            limits: GoLimits::MoveTime(Duration::from_millis(100)),
+        }
+    }
+
+    #[test]
+    fn external_engines_crash_or_missing_fall_back_to_ours() {
+        let (tx, rx) = mpsc::channel();
+        let link = EngineLink::spawn(move |id, ev| {
+            let _ = tx.send((id, ev));
+        });
+        // A missing program: a notice, and our engine answers the same search.
+        link.send(EngineCommand::Use(Some(spec(
+            "ghost",
+            "/nonexistent/engine".as_ref(),
+        ))));
+        link.send(go(1));
+        let events = until_best(&rx, 1);
+        assert!(matches!(&events[0], EngineEvent::Notice(m) if m.contains("/nonexistent/engine")));
+        assert!(matches!(
+            events.last(),
+            Some(EngineEvent::BestMove { best: Some(_), .. })
+        ));
+        // An engine that dies on `go`: the search is lost, the next one runs on ours.
+        let crash = crate::uci::client::tests::fake_engine("link-crash", "exit 3");
+        link.send(EngineCommand::Use(Some(spec("crash", &crash))));
+        link.send(go(2));
+        let events = until_best(&rx, 2);
+        assert!(matches!(events.last(), Some(EngineEvent::Lost(m)) if m.contains("crash")));
+        link.send(go(3));
+        let events = until_best(&rx, 3);
+        assert!(matches!(
+            events.last(),
+            Some(EngineEvent::BestMove { best: Some(_), .. })
+        ));
+    }
+
+    #[test]
+    fn stockfish_through_the_link() {
+        let path = std::path::Path::new("/usr/games/stockfish");
+        if !path.exists() {
+            eprintln!("skipping: no stockfish");
+            return;
+        }
+        let (tx, rx) = mpsc::channel();
+        let link = EngineLink::spawn(move |id, ev| {
+            let _ = tx.send((id, ev));
+        });
+        link.send(EngineCommand::Use(Some(spec("stockfish", path))));
+        link.send(go(7));
+        let events = until_best(&rx, 7);
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, EngineEvent::Info(i) if !i.pv.is_empty()))
+        );
+        let after_e4 = Position::startpos()
+            .play(Position::startpos().parse_uci("e2e4").unwrap())
+            .unwrap();
+        assert!(
+            matches!(events.last(), Some(EngineEvent::BestMove { best: Some(m), .. }) if after_e4.is_legal(*m))
+        );
     }
 }

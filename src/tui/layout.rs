@@ -75,7 +75,7 @@ impl Areas {
         let reference_h = if reference_lines == 0 {
             0
         } else {
-            (reference_lines + 1).min(s.height.saturating_sub(graph_h) / 4)
+            (reference_lines + 1).min(s.height.saturating_sub(graph_h) / 2)
         };
         let rest = s.height - graph_h - reference_h;
         let moves_h = rest / 2;

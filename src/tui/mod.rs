@@ -12,6 +12,7 @@ pub mod clock;
 mod commands;
 pub mod config;
 mod edit;
+pub mod endgame;
 pub mod engine_link;
 pub mod game;
 pub mod input;
@@ -20,6 +21,7 @@ pub mod layout;
 mod play;
 pub mod review;
 pub mod setup;
+pub mod tablebase;
 mod terminal;
 pub mod update;
 pub mod view;
@@ -61,6 +63,8 @@ pub enum Start {
     Analyse(Box<Position>),
     /// Browse the games of a PGN file (a file of one game opens it straight away).
     Browse(PathBuf),
+    /// The endgame trainer on a material (`KRvK`) or a FEN; empty: the default material.
+    Endgame(String),
 }
 
 #[derive(Clone, Debug)]
@@ -73,6 +77,7 @@ enum Event {
     Input(crossterm::event::Event),
     Engine(SearchId, EngineEvent),
     Job(Result<String, String>),
+    Tablebase(Position, tablebase::Answer),
     Library(LibraryEvent),
 }
 
@@ -84,6 +89,17 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
     app.colors = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     app.games_file = autosave::games_path();
     app.book = Some(crate::book::Book::embedded());
+    let mut book_error = None;
+    if let Some(file) = &app.config.book_file {
+        match crate::book::Book::open(file) {
+            Ok(book) => app.book = Some(book),
+            Err(e) => book_error = Some(format!("{e}; using the built-in book")),
+        }
+    }
+    app.tb = tablebase::TbPanel::open(&app.config);
+    app.engine(engine_link::EngineCommand::Tablebases(
+        app.tb.tables.clone(),
+    ));
     let (color, level, tc) = (
         play::configured_color(&app.config, now),
         app.config.level,
@@ -107,6 +123,7 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
             update::enter_analyse_from(&mut app, Position::startpos());
             browse::open(&mut app, path.clone());
         }
+        Start::Endgame(target) => endgame::start(&mut app, target),
     }
     if let Start::Default = options.start
         && let Some(saved) = autosave::path()
@@ -115,6 +132,9 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
             .filter(|s| !s.moves.is_empty())
     {
         app.overlay = Some(Overlay::Resume(Box::new(saved)));
+    }
+    if let Some(e) = book_error {
+        app.error(e);
     }
     if let Some(first) = notes.first() {
         let more = if notes.len() > 1 {
@@ -143,11 +163,24 @@ pub fn run(options: Options) -> io::Result<()> {
     let engine = EngineLink::spawn(move |id, ev| {
         let _ = engine_tx.send(Event::Engine(id, ev));
     });
+    let tb_requests = app.tb.tables.clone().map(|tables| {
+        let (req_tx, req_rx) = mpsc::channel();
+        let tb_tx = tx.clone();
+        let spawned = thread::Builder::new()
+            .name("tablebase".into())
+            .spawn(move || {
+                tablebase::serve(tables, req_rx, |pos, answer| {
+                    tb_tx.send(Event::Tablebase(pos, answer)).is_ok()
+                })
+            });
+        spawned.map(|_| req_tx)
+    });
+    let tb_requests = tb_requests.transpose()?;
     let mut guard = terminal::TerminalGuard::enter()?;
     let size = guard.terminal.size()?;
     app.size = (size.width, size.height);
     let mut jobs = Jobs::default();
-    run_effects(&mut app, &engine, &tx, &mut jobs);
+    run_effects(&mut app, &engine, tb_requests.as_ref(), &tx, &mut jobs);
     guard.terminal.draw(|f| view::render(&app, f))?;
     let mut last_draw = Instant::now();
     let mut redraw_due: Option<Instant> = None;
@@ -178,6 +211,7 @@ pub fn run(options: Options) -> io::Result<()> {
                 Some(Action::Engine(id, ev))
             }
             Some(Event::Job(result)) => Some(Action::JobDone(result)),
+            Some(Event::Tablebase(pos, answer)) => Some(Action::Tablebase(Box::new(pos), answer)),
             Some(Event::Library(event)) => {
                 urgent = !matches!(event, LibraryEvent::Checked { done: false, .. });
                 Some(Action::Library(event))
@@ -186,7 +220,7 @@ pub fn run(options: Options) -> io::Result<()> {
         };
         if let Some(action) = action {
             update::update(&mut app, action);
-            run_effects(&mut app, &engine, &tx, &mut jobs);
+            run_effects(&mut app, &engine, tb_requests.as_ref(), &tx, &mut jobs);
         }
         let now = Instant::now();
         if urgent || now >= last_draw + ENGINE_REDRAW {
@@ -222,13 +256,25 @@ impl Jobs {
     }
 }
 
-fn run_effects(app: &mut App, engine: &EngineLink, tx: &mpsc::Sender<Event>, jobs: &mut Jobs) {
+fn run_effects(
+    app: &mut App,
+    engine: &EngineLink,
+    tb_requests: Option<&mpsc::Sender<Position>>,
+    tx: &mpsc::Sender<Event>,
+    jobs: &mut Jobs,
+) {
     jobs.writes.retain(|j| !j.is_finished());
     for effect in std::mem::take(&mut app.effects) {
         let tx = tx.clone();
         let job = match effect {
             Effect::Engine(c) => {
                 engine.send(c);
+                continue;
+            }
+            Effect::Tablebase(pos) => {
+                if let Some(requests) = tb_requests {
+                    let _ = requests.send(*pos);
+                }
                 continue;
             }
             Effect::SaveGame { path, game, append } => thread::spawn(move || {

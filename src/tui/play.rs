@@ -3,7 +3,6 @@
 
 use std::time::Instant;
 
-use crate::book::Variety;
 use crate::chess::{Color, Move};
 
 use super::app::{App, Effect, Mode};
@@ -87,14 +86,19 @@ pub fn book_reply(app: &mut App) {
     let Mode::Play(p) = &app.mode else {
         return;
     };
-    if app.overlay.is_some() || app.game.end().is_some() || app.game.last().turn() == p.human {
+    if app.overlay.is_some()
+        || app.game.end().is_some()
+        || app.game.last().turn() == p.human
+        || app.game.len() >= app.config.book_depth as usize
+    {
         return;
     }
+    let variety = app.config.book_choice.variety();
     let pos = app.game.last();
     let Some(m) = app
         .book
         .as_ref()
-        .and_then(|b| b.pick(pos, &mut app.book_rng, Variety::PROPORTIONAL))
+        .and_then(|b| b.pick(pos, &mut app.book_rng, variety))
     else {
         return;
     };
@@ -259,3 +263,6 @@ pub fn today() -> String {
     let y = yoe + era * 400 + i64::from(m <= 2);
     format!("{y:04}.{m:02}.{d:02}")
 }
+
+#[cfg(test)]
+mod tests;

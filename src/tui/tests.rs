@@ -88,6 +88,7 @@ pub fn take_go(app: &mut App) -> Option<(u64, Vec<String>, GoLimits)> {
             start,
             moves,
             limits,
+            ..
         }) = e
         {
             let mut pos = *start;

@@ -11,13 +11,14 @@ use super::app::{
 use super::autosave::Saved;
 use super::browse::{self, LibraryEvent};
 use super::clock::{Clocks, PRESETS, TimeControl};
+use super::config::BUILTIN;
 use super::engine_link::{EngineCommand, EngineEvent, EngineOptions, GoLimits, SearchId};
 use super::game::{Record, king_target};
 use super::input::EditKey;
 use super::keymap::Command;
 use super::layout;
 use super::setup::SetupState;
-use super::{commands, edit, play};
+use super::{commands, edit, endgame, play, tablebase};
 
 #[derive(Clone, Debug)]
 pub enum Action {
@@ -43,6 +44,8 @@ pub enum Action {
     Tick,
     /// A background write finished: a message to show, or an error.
     JobDone(Result<String, String>),
+    /// The tables answered for a position.
+    Tablebase(Box<Position>, tablebase::Answer),
 }
 
 impl Action {
@@ -55,6 +58,7 @@ impl Action {
                 | Action::JobDone(_)
                 | Action::Resize(..)
                 | Action::Library(LibraryEvent::Checked { .. })
+                | Action::Tablebase(..)
         )
     }
 }
@@ -113,6 +117,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::Tick => play::tick(app),
         Action::JobDone(Ok(msg)) => app.info(msg),
         Action::JobDone(Err(msg)) => app.error(msg),
+        Action::Tablebase(pos, answer) => app.tb.store(*pos, answer),
     }
     settle(app);
 }
@@ -121,6 +126,8 @@ pub fn update(app: &mut App, action: Action) {
 pub fn settle(app: &mut App) {
     play::book_reply(app);
     play::check_end(app);
+    endgame::settle(app);
+    tablebase::request(app);
     sync_engine(app);
 }
 
@@ -151,7 +158,9 @@ fn command(app: &mut App, c: Command) {
         Command::Quit => request_quit(app),
         Command::Help => app.overlay = Some(Overlay::Help),
         Command::Flip => app.flipped = !app.flipped,
+        Command::Takeback if matches!(app.mode, Mode::Endgame(_)) => endgame::takeback(app),
         Command::Takeback => play::takeback(app),
+        Command::Hint if matches!(app.mode, Mode::Endgame(_)) => endgame::hint(app),
         Command::Hint => play::hint(app),
         Command::NextMove => navigate(app, app.game.tree().next(app.game.current_node())),
         Command::PrevMove => navigate(app, app.game.tree().previous(app.game.current_node())),
@@ -164,6 +173,7 @@ fn command(app: &mut App, c: Command) {
             }
             _ => app.info("analysis runs in analyse mode (f2)"),
         },
+        Command::NewGame if matches!(app.mode, Mode::Endgame(_)) => endgame::again(app),
         Command::NewGame => open_new_game(app),
         Command::CommandLine => open_prompt(app, PromptKind::Command),
         Command::Resign => play::resign(app),
@@ -177,7 +187,10 @@ fn command(app: &mut App, c: Command) {
         Command::ModeAnalyse => enter_analyse(app),
         Command::ModeBrowse => browse::enter(app),
         Command::ModeEndgame => {
-            app.error("the endgame trainer needs the tablebase module (not merged yet)")
+            open_prompt(app, PromptKind::Endgame);
+            if let Some(p) = &mut app.prompt {
+                p.text = endgame::DEFAULT_MATERIAL.into();
+            }
         }
         // Tree commands, handled by `edit::command` above.
         Command::NextVariation
@@ -294,6 +307,7 @@ pub fn make_move(app: &mut App, m: Move) {
         .any(|&c| tree.node(c).game_move() == Some(GameMove::Move(m)));
     let mover = app.position().turn();
     let node = app.game.play(m);
+    endgame::grade_move(app, node, m);
     if existed {
         // An existing move was followed: nothing changed.
         return;
@@ -423,7 +437,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
                 app.overlay = Some(Overlay::NewGame(d));
             }
             EditKey::Down | EditKey::Tab => {
-                d.field = (d.field + 1) % 3;
+                d.field = (d.field + 1) % 4;
                 app.overlay = Some(Overlay::NewGame(d));
             }
             EditKey::Left | EditKey::Right => {
@@ -434,12 +448,18 @@ fn overlay_key(app: &mut App, key: EditKey) {
                         d.preset =
                             (d.preset as i32 + step).rem_euclid(PRESETS.len() as i32) as usize
                     }
-                    _ => d.level = (i32::from(d.level) + step).clamp(1, 20) as u8,
+                    2 => d.level = (i32::from(d.level) + step).clamp(1, 20) as u8,
+                    _ => {
+                        let all = super::config::BookChoice::ALL;
+                        let i = all.iter().position(|&c| c == d.book).unwrap_or(1) as i32;
+                        d.book = all[(i + step).rem_euclid(all.len() as i32) as usize];
+                    }
                 }
                 app.overlay = Some(Overlay::NewGame(d));
             }
             EditKey::Enter => {
                 let tc = PRESETS[d.preset].parse().expect("presets parse");
+                app.config.book_choice = d.book;
                 start_play(app, Position::startpos(), d.color, tc, d.level);
             }
             EditKey::Esc => {}
@@ -458,6 +478,7 @@ fn open_new_game(app: &mut App) {
         color: play::configured_color(&app.config, app.now),
         preset: preset.unwrap_or(2),
         level: app.config.level,
+        book: app.config.book_choice,
     }));
 }
 
@@ -643,6 +664,16 @@ fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
     };
     let (purpose, node) = (search.purpose, search.node);
     match event {
+        EngineEvent::Notice(msg) => {
+            fail_engine(app);
+            app.error(msg);
+        }
+        EngineEvent::Lost(msg) => {
+            // Forget the search; `sync_engine` asks the built-in engine instead.
+            app.search = None;
+            fail_engine(app);
+            app.error(msg);
+        }
         EngineEvent::Info(info) => {
             if app.lines_root.as_ref() != Some(&search.root) {
                 app.lines.clear();
@@ -691,6 +722,28 @@ fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
     }
 }
 
+/// The engine in use failed: the built-in one stands in for the rest of the session (the next
+/// search switches to it).
+fn fail_engine(app: &mut App) {
+    let name = app.engine_current.clone();
+    if name != BUILTIN && !app.engines_failed.contains(&name) {
+        app.engines_failed.push(name);
+    }
+}
+
+/// The engine (an `[[engines]]` name or `builtin`) configured for `purpose`, unless it failed.
+pub fn engine_for(app: &App, purpose: Purpose) -> String {
+    let name = match purpose {
+        Purpose::Opponent | Purpose::Hint => &app.config.opponent,
+        Purpose::Analysis | Purpose::GamePass => &app.config.analysis,
+    };
+    if app.engines_failed.contains(name) || app.config.engine(name).is_none() {
+        BUILTIN.into()
+    } else {
+        name.clone()
+    }
+}
+
 /// What the engine should be doing for the current state.
 fn wanted_search(app: &App) -> Option<(Purpose, NodeId, GoLimits)> {
     if matches!(app.overlay, Some(Overlay::Resume(_) | Overlay::NewGame(_))) {
@@ -726,7 +779,7 @@ fn wanted_search(app: &App) -> Option<(Purpose, NodeId, GoLimits)> {
             )),
             None => None,
         },
-        Mode::Setup(_) | Mode::Browse => None,
+        Mode::Setup(_) | Mode::Browse | Mode::Endgame(_) => None,
     }
 }
 
@@ -755,6 +808,12 @@ fn sync_engine(app: &mut App) {
         app.next_search_id += 1;
         let root = app.game.position(node).clone();
         let (start, moves) = app.game.engine_line(node);
+        let engine = engine_for(app, purpose);
+        if engine != app.engine_current {
+            let spec = app.config.engine(&engine).cloned();
+            app.engine(EngineCommand::Use(spec));
+            app.engine_current = engine;
+        }
         app.engine(EngineCommand::Go {
             id,
             start: Box::new(start),

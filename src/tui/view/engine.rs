@@ -64,7 +64,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             Mode::Analyse(_) => "space: start analysis",
             _ => "",
         };
-        text.push(Line::styled(ENGINE_NAME, dim));
+        let name = if app.engine_current == crate::tui::config::BUILTIN {
+            ENGINE_NAME
+        } else {
+            &app.engine_current
+        };
+        text.push(Line::styled(name, dim));
         text.push(Line::styled(idle, dim));
         Paragraph::new(text)
             .wrap(Wrap { trim: true })

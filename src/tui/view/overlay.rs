@@ -67,6 +67,7 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
                 "   mouse  click or drag pieces; click the graph to jump; wheel steps",
                 "  typing  a-h, N B R Q K, O start a move: e4, Nf3, O-O, e2e4; tab completes",
                 "  browse  type to filter; up/down/pgup/pgdn; enter opens; esc back",
+                " endgame  f5 or :endgame KRvK; t best move, u takeback, n new position",
                 "  ctrl-c  quit",
             ] {
                 lines.push(Line::raw(extra));
@@ -122,6 +123,7 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
                     )),
                     Line::raw(format!("{}Time       ◀ {} ▶", mark(1), PRESETS[d.preset])),
                     Line::raw(format!("{}Level      ◀ {} ▶  (1-20)", mark(2), d.level)),
+                    Line::raw(format!("{}Book       ◀ {} ▶", mark(3), d.book.name())),
                     Line::raw(""),
                     Line::styled(
                         "up/down: field  left/right: change  enter: start  esc: cancel",

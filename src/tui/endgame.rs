@@ -1,0 +1,251 @@
+//! Endgame mode: a random tablebase position of a chosen material (or a given FEN) played
+//! against the tablebase defender; each of the user's moves graded against the tables, and a
+//! summary when the game ends.
+
+use crate::chess::{Color, Move, Position};
+use crate::game::{Nag, NodeId};
+use crate::tablebase::{Grade, Material, Summary, Wdl, generate, grade};
+
+use super::app::{App, Mode};
+use super::game::Record;
+
+/// Material offered when none was chosen yet.
+pub const DEFAULT_MATERIAL: &str = "KRvK";
+
+#[derive(Clone, Debug)]
+pub struct EndgameState {
+    pub user: Color,
+    /// `KRvK`, or `FEN` for a given position: what `n` generates again.
+    pub material: Option<Material>,
+    /// The user's graded moves in order: ply, node, grade.
+    pub grades: Vec<(usize, NodeId, Grade)>,
+    /// Set once the game has ended.
+    pub summary: Option<Summary>,
+}
+
+impl EndgameState {
+    pub fn user_grades(&self) -> Vec<Grade> {
+        self.grades.iter().map(|&(_, _, g)| g).collect()
+    }
+}
+
+/// `KQvK` (a new random position where the user wins) or a FEN (the side to move is the user).
+pub fn start(app: &mut App, target: &str) {
+    let target = target.trim();
+    let target = if target.is_empty() {
+        DEFAULT_MATERIAL
+    } else {
+        target
+    };
+    if let Ok(material) = target.parse::<Material>() {
+        return start_material(app, material);
+    }
+    match Position::from_fen(target) {
+        Ok(pos) => start_position(app, pos, None),
+        Err(e) => app.error(format!(
+            "'{target}' is neither a material (KQvK, KRPvKR...) nor a FEN: {e}"
+        )),
+    }
+}
+
+fn start_material(app: &mut App, material: Material) {
+    let Some(tables) = app.tb.tables.clone() else {
+        return app.error(format!(
+            "the endgame trainer needs tablebases ({})",
+            app.tb.note
+        ));
+    };
+    let user = super::play::configured_color(&app.config, app.now);
+    let rng = &mut app.book_rng;
+    let mut next = || crate::book::RandomSource::next_u64(rng);
+    match generate(&tables, &material, user, Wdl::Win, &mut next) {
+        Ok(pos) => start_position(app, pos, Some(material)),
+        Err(e) => app.error(e.to_string()),
+    }
+}
+
+fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
+    if !app.tb.applies(&pos) || app.tb.tables.is_none() {
+        return app.error(format!(
+            "{} pieces or castling rights: not a tablebase position ({})",
+            pos.occupied().count(),
+            app.tb.note
+        ));
+    }
+    if let Mode::Play(p) = &mut app.mode {
+        p.clocks.stop(app.now);
+    }
+    let user = pos.turn();
+    let label = material
+        .as_ref()
+        .map_or_else(|| Material::of(&pos, user).to_string(), |m| m.to_string());
+    app.game = Record::new(pos);
+    app.game
+        .headers_mut()
+        .set("Event", &format!("Endgame practice: {label}"));
+    app.mode = Mode::Endgame(EndgameState {
+        user,
+        material,
+        grades: Vec::new(),
+        summary: None,
+    });
+    app.flipped = user == Color::Black;
+    app.selected = None;
+    app.hint = None;
+    app.lines.clear();
+    app.lines_root = None;
+    app.saved = true;
+    app.info(format!(
+        "{label}: you play {}; convert against the tablebase defender (t: hint, n: new position)",
+        user.fold("White", "Black")
+    ));
+}
+
+/// Grades the user's move `m`, just played to `node` (shown): in the trainer panel, the status
+/// line and as a NAG in the move list.
+pub fn grade_move(app: &mut App, node: NodeId, m: Move) {
+    let Mode::Endgame(_) = app.mode else {
+        return;
+    };
+    let Some(parent) = app.game.tree().previous(node) else {
+        return;
+    };
+    let pos = app.game.position(parent).clone();
+    let san = pos.san(m);
+    let graded = match app.tb.view_now(&pos) {
+        Some(Ok(view)) => grade(&view.ranking, m),
+        Some(Err(e)) => {
+            app.error(format!("tablebase: {e}"));
+            None
+        }
+        None => None,
+    };
+    let Some(g) = graded else {
+        return;
+    };
+    let ply = app.game.ply(node);
+    if let Mode::Endgame(e) = &mut app.mode {
+        e.grades.retain(|&(p, ..)| p < ply);
+        e.grades.push((ply, node, g));
+    }
+    let nag = match g.glyph() {
+        "?!" => Some(Nag::DUBIOUS),
+        "?" => Some(Nag::MISTAKE),
+        "??" => Some(Nag::BLUNDER),
+        _ => None,
+    };
+    if let Some(nag) = nag
+        && app.game.current_node() == node
+    {
+        app.game.toggle_nag(nag);
+    }
+    app.info(format!("{san}{}: {g}", g.glyph()));
+}
+
+/// The defender's reply once the tables have answered for its position; the summary once the
+/// game is over.
+pub fn settle(app: &mut App) {
+    let Mode::Endgame(e) = &app.mode else {
+        return;
+    };
+    let user = e.user;
+    if let Some(end) = app.game.end() {
+        if e.summary.is_none() {
+            let outcome = match end {
+                super::game::GameEnd::Rules(o) => Some(o),
+                _ => None,
+            };
+            let summary = Summary::new(user, &e.user_grades(), outcome);
+            let text = format!("drill over: {summary}");
+            if let Mode::Endgame(e) = &mut app.mode {
+                e.summary = Some(summary);
+            }
+            app.info(text);
+        }
+        return;
+    }
+    let last = app.game.last().clone();
+    if last.turn() == user {
+        return;
+    }
+    let reply = match app.tb.answer(&last) {
+        Some(Ok(view)) => view.ranking.moves.first().map(|m| m.mv),
+        Some(Err(e)) => {
+            let msg = format!("the defender cannot move: {e}");
+            return app.error(msg);
+        }
+        // Still probing.
+        None => return,
+    };
+    let Some(m) = reply.filter(|&m| last.is_legal(m)) else {
+        return;
+    };
+    app.game.push_main(m);
+}
+
+/// Takes back the user's last move (and the defender's reply).
+pub fn takeback(app: &mut App) {
+    let Mode::Endgame(e) = &app.mode else {
+        return;
+    };
+    let user = e.user;
+    let mut popped = false;
+    while !app.game.is_empty() {
+        let mover = !app.game.last().turn();
+        if app.game.pop_main().is_none() {
+            break;
+        }
+        popped = true;
+        if mover == user {
+            break;
+        }
+    }
+    if !popped {
+        return app.info("nothing to take back");
+    }
+    let len = app.game.len();
+    if let Mode::Endgame(e) = &mut app.mode {
+        e.grades.retain(|&(p, ..)| p <= len);
+        e.summary = None;
+    }
+    app.game.goto(app.game.main_end());
+    app.info("took back your last move");
+}
+
+/// The best move of the shown position, from the tables.
+pub fn hint(app: &mut App) {
+    let pos = app.position().clone();
+    match app.tb.view_now(&pos) {
+        Some(Ok(view)) => match view.ranking.moves.first() {
+            Some(best) => {
+                app.hint = Some(best.mv);
+                app.info(format!(
+                    "hint: {} ({}, {})",
+                    pos.san(best.mv),
+                    best.wdl.name(),
+                    best.detail()
+                ));
+            }
+            None => app.info("no moves here"),
+        },
+        Some(Err(e)) => app.error(format!("tablebase: {e}")),
+        None => app.error("no tablebases"),
+    }
+}
+
+/// `n` in endgame mode: a new position of the same material (or the same FEN again).
+pub fn again(app: &mut App) {
+    let Mode::Endgame(e) = &app.mode else {
+        return;
+    };
+    match e.material.clone() {
+        Some(m) => start_material(app, m),
+        None => {
+            let start = app.game.start().clone();
+            start_position(app, start, None);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

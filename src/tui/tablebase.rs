@@ -1,0 +1,167 @@
+//! The tablebases as the interface uses them: opened from the config (or ./tablebases and the
+//! data directory), probed on a worker thread (a newer request replaces queued ones), and the
+//! answers kept for the last few positions so the panel and the endgame trainer share them.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::sync::mpsc::Receiver;
+
+use crate::chess::Position;
+use crate::tablebase::{Tablebases, TbView};
+
+use super::app::{App, Effect, Mode};
+use super::config::Config;
+
+/// Answers kept (the panel needs the shown position, grading the one before a move).
+const CACHE: usize = 16;
+
+/// A probe answer: the view, or the reason it failed (a missing table...).
+pub type Answer = Result<TbView, String>;
+
+#[derive(Default)]
+pub struct TbPanel {
+    pub tables: Option<Tablebases>,
+    /// Where the tables came from, or why there are none.
+    pub note: String,
+    answers: Vec<(Position, Answer)>,
+    /// Requested and not answered yet.
+    pending: Vec<Position>,
+}
+
+impl TbPanel {
+    /// Opens the configured tables; without any the panel says why, once.
+    pub fn open(config: &Config) -> TbPanel {
+        let (path, label) = match &config.tablebase_path {
+            Some(p) => (OsString::from(p), p.clone()),
+            None => {
+                let dirs = default_dirs();
+                let label = dirs
+                    .iter()
+                    .map(|d| d.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let existing: Vec<PathBuf> = dirs.into_iter().filter(|d| d.is_dir()).collect();
+                if existing.is_empty() {
+                    return TbPanel::none(format!(
+                        "no tablebases: put Syzygy files in {label} or set [tablebase] path"
+                    ));
+                }
+                (std::env::join_paths(existing).unwrap_or_default(), label)
+            }
+        };
+        match Tablebases::open(&path) {
+            Ok((tables, _)) if tables.files() == 0 => {
+                TbPanel::none(format!("no Syzygy table files in {label}"))
+            }
+            // Unusable files are skipped; the probe that needs one says so.
+            Ok((tables, warnings)) => TbPanel {
+                note: format!(
+                    "{} table files, up to {} pieces{}",
+                    tables.files(),
+                    tables.max_pieces(),
+                    if warnings.is_empty() {
+                        String::new()
+                    } else {
+                        format!(", {} unusable", warnings.len())
+                    }
+                ),
+                tables: Some(tables),
+                ..TbPanel::default()
+            },
+            Err(e) => TbPanel::none(format!("tablebases not used: {e}")),
+        }
+    }
+
+    pub fn none(note: String) -> TbPanel {
+        TbPanel {
+            note,
+            ..TbPanel::default()
+        }
+    }
+
+    pub fn with_tables(tables: Tablebases) -> TbPanel {
+        TbPanel {
+            tables: Some(tables),
+            ..TbPanel::default()
+        }
+    }
+
+    /// Whether `pos` is small enough for the tables (or, without tables, for a note).
+    pub fn applies(&self, pos: &Position) -> bool {
+        let max = self.tables.as_ref().map_or(5, Tablebases::max_pieces);
+        pos.occupied().count() <= max && pos.castling_rooks().0 == 0
+    }
+
+    pub fn answer(&self, pos: &Position) -> Option<&Answer> {
+        self.answers.iter().find(|(p, _)| p == pos).map(|(_, a)| a)
+    }
+
+    pub fn is_pending(&self, pos: &Position) -> bool {
+        self.pending.contains(pos)
+    }
+
+    pub fn store(&mut self, pos: Position, answer: Answer) {
+        self.pending.clear();
+        self.answers.retain(|(p, _)| *p != pos);
+        if self.answers.len() >= CACHE {
+            let _ = self.answers.remove(0);
+        }
+        self.answers.push((pos, answer));
+    }
+
+    /// The view of `pos` now: from the cache, else probed here (only for grading a move played
+    /// before its answer came; a warm probe takes well under a millisecond).
+    pub fn view_now(&mut self, pos: &Position) -> Option<Answer> {
+        if let Some(a) = self.answer(pos) {
+            return Some(a.clone());
+        }
+        let answer = self.tables.as_ref()?.view(pos).map_err(|e| e.to_string());
+        self.store(pos.clone(), answer.clone());
+        Some(answer)
+    }
+}
+
+/// ./tablebases, then the data directory's kibitzer/tablebases.
+fn default_dirs() -> Vec<PathBuf> {
+    let mut dirs = vec![PathBuf::from("tablebases")];
+    if let Some(d) = dirs::data_dir() {
+        dirs.push(d.join("kibitzer").join("tablebases"));
+    }
+    dirs
+}
+
+/// Asks for the views the interface needs: the shown position, and in the endgame trainer the
+/// position the defender must answer.
+pub fn request(app: &mut App) {
+    if app.tb.tables.is_none() {
+        return;
+    }
+    let mut wanted = vec![app.position().clone()];
+    if let Mode::Endgame(_) = app.mode {
+        wanted.push(app.game.last().clone());
+    }
+    for pos in wanted {
+        if app.tb.applies(&pos) && app.tb.answer(&pos).is_none() && !app.tb.is_pending(&pos) {
+            app.tb.pending.push(pos.clone());
+            app.effects.push(Effect::Tablebase(Box::new(pos)));
+        }
+    }
+}
+
+/// The probing thread: answers the newest request, dropping older queued ones (the interface
+/// asks again for anything it still needs).
+pub fn serve(
+    tables: Tablebases,
+    requests: Receiver<Position>,
+    deliver: impl Fn(Position, Answer) -> bool,
+) {
+    while let Ok(mut pos) = requests.recv() {
+        while let Ok(newer) = requests.try_recv() {
+            pos = newer;
+        }
+        let answer = tables.view(&pos).map_err(|e| e.to_string());
+        if !deliver(pos, answer) {
+            return;
+        }
+    }
+}
