@@ -166,6 +166,7 @@ impl EngineLink {
                     .name("engine-events".into())
                     .spawn(move || forward(events, forward_pending, &*forward_deliver))
                     .expect("spawning a thread");
+                yield_to_the_interface();
                 Worker {
                     engine,
                     pending,
@@ -441,6 +442,21 @@ pub fn level_elo(level: u8) -> Option<u32> {
 }
 
 pub const MAX_LEVEL: u8 = 20;
+
+/// Nice value of this worker thread, and so of the search threads and external engines it starts
+/// (Linux threads inherit it): a key press wakes the interface thread ahead of them.
+#[cfg(target_os = "linux")]
+const SEARCH_NICE: libc::c_int = 5;
+
+fn yield_to_the_interface() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: gettid has no preconditions; setpriority with our own thread id changes only this
+    // thread's nice value, and a failure (returned, not signalled) just leaves it as it was.
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, SEARCH_NICE);
+    }
+}
 
 #[cfg(test)]
 mod tests {
