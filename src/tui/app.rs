@@ -48,6 +48,9 @@ pub struct PlayState {
     pub recorded: bool,
     /// The player asked for a hint for the current position.
     pub hint_pending: bool,
+    /// The engine's last move (the main-line node it made) and the reply it expects there:
+    /// what it ponders on while the player thinks.
+    pub expected: Option<(NodeId, Move)>,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -129,6 +132,9 @@ pub enum Purpose {
     Analysis,
     /// One step of the whole-game pass.
     GamePass,
+    /// Thinking on the player's time, in the position after this expected reply to the node's
+    /// position; on a hit it becomes the `Opponent` search of the next node.
+    Ponder(Move),
 }
 
 /// The search the interface currently wants answers from.

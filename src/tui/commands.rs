@@ -8,7 +8,7 @@ use super::keymap::Command;
 use super::update::{self, Action};
 
 /// `:` commands and what they do, for `:help` and the help screen.
-pub const COMMAND_HELP: [(&str, &str); 16] = [
+pub const COMMAND_HELP: [(&str, &str); 17] = [
     (
         "play [white|black] [5+3|untimed] [level N]",
         "new game against the engine",
@@ -21,6 +21,7 @@ pub const COMMAND_HELP: [(&str, &str); 16] = [
     ("open FILE", "browse the games of a PGN file"),
     ("level N", "engine strength 1-20 (next game)"),
     ("multipv N", "lines shown while analysing"),
+    ("ponder on|off", "the engine thinks on your time too"),
     ("resign / draw / takeback / hint", "play mode"),
     ("flip", "rotate the board"),
     (
@@ -139,6 +140,13 @@ fn run_command(app: &mut App, text: &str) {
                 app.lines.truncate(n as usize);
             }
             None => app.error("multipv takes a number from 1 to 10"),
+        },
+        "ponder" => match rest.as_slice() {
+            ["on"] | ["off"] => {
+                app.config.ponder = rest[0] == "on";
+                app.info(format!("pondering {}", rest[0]));
+            }
+            _ => app.error("ponder takes on or off"),
         },
         "play" => play_command(app, &rest),
         "endgame" => super::endgame::start(app, &rest.join(" ")),

@@ -69,6 +69,8 @@ pub struct Config {
     pub hash_mb: u32,
     pub threads: u32,
     pub multipv: u32,
+    /// The opponent thinks on the player's time too.
+    pub ponder: bool,
     pub keys: KeyMap,
     /// Polyglot book file; `None`: the built-in book.
     pub book_file: Option<PathBuf>,
@@ -102,6 +104,7 @@ impl Default for Config {
             hash_mb: 64,
             threads: 1,
             multipv: 3,
+            ponder: false,
             keys: KeyMap::default(),
             book_file: None,
             book_depth: 16,
@@ -137,6 +140,8 @@ pub fn default_text() -> String {
          threads = 1\n\
          # Lines shown while analysing.\n\
          multipv = 3\n\
+         # The engine thinks on your time too, on the reply it expects (also: :ponder on|off).\n\
+         ponder = false\n\
          # Which engine plays against you and which analyses: \"builtin\" or the name of an\n\
          # [[engines]] entry (see the end of this file).\n\
          opponent = \"builtin\"\n\
@@ -243,6 +248,12 @@ pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
             Some(Ok(tc)) => config.time_control = tc,
             Some(Err(e)) => bad("play.time_control", e.to_string()),
             None => bad("play.time_control", format!("{v} is not a string")),
+        }
+    }
+    if let Some(v) = get("engine", "ponder") {
+        match v.as_bool() {
+            Some(b) => config.ponder = b,
+            None => bad("engine.ponder", format!("{v} is not true or false")),
         }
     }
     let mut int = |section: &str, key: &str, range: std::ops::RangeInclusive<i64>| -> Option<i64> {

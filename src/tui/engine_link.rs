@@ -126,7 +126,12 @@ pub enum EngineCommand {
         start: Box<Position>,
         moves: Vec<Move>,
         limits: GoLimits,
+        /// Search on the opponent's time, until `PonderHit` or `Stop`.
+        ponder: bool,
     },
+    /// The opponent played the move the ponder search expected: it goes on as a normal search,
+    /// its clock starting now.
+    PonderHit,
     Stop,
     Options(EngineOptions),
     Tablebases(Option<Tablebases>),
@@ -210,7 +215,14 @@ impl Worker {
                     start,
                     moves,
                     limits,
-                } => self.go(id, *start, moves, limits),
+                    ponder,
+                } => self.go(id, *start, moves, limits, ponder),
+                EngineCommand::PonderHit => {
+                    self.engine.ponderhit();
+                    if let Some(x) = &mut self.external {
+                        let _ = x.client.ponderhit();
+                    }
+                }
                 EngineCommand::Stop => {
                     self.engine.stop();
                     if let Some(x) = &mut self.external {
@@ -266,14 +278,24 @@ impl Worker {
         }
     }
 
-    fn go(&mut self, id: SearchId, start: Position, moves: Vec<Move>, limits: GoLimits) {
+    fn go(
+        &mut self,
+        id: SearchId,
+        start: Position,
+        moves: Vec<Move>,
+        limits: GoLimits,
+        ponder: bool,
+    ) {
         self.engine.stop();
         if self.engine.set_position(start.clone(), &moves).is_err() {
             // The interface only sends legal games; nothing to search otherwise.
             return;
         }
         let turn = self.engine.position().turn();
-        let limits = search_limits(limits);
+        let limits = SearchLimits {
+            ponder,
+            ..search_limits(limits)
+        };
         if let Some(spec) = self.want.clone().filter(|s| !self.failed.contains(&s.name)) {
             match self.external_go(&spec, id, turn, &start, &moves, &limits) {
                 Ok(()) => return,
@@ -493,12 +515,14 @@ mod tests {
             start: Box::new(start.clone()),
             moves: vec![e4],
             limits: GoLimits::Infinite,
+            ponder: false,
         });
         link.send(EngineCommand::Go {
             id: 2,
             start: Box::new(start),
             moves: vec![e4],
             limits: GoLimits::MoveTime(Duration::from_millis(100)),
+            ponder: false,
         });
         let mut best = Vec::new();
         while best.len() < 2 {
@@ -510,6 +534,43 @@ mod tests {
             }
         }
         assert_eq!(best, [(1, true), (2, true)]);
+    }
+
+    #[test]
+    fn a_ponder_search_answers_only_after_ponderhit() {
+        let stockfish = std::path::Path::new("/usr/games/stockfish");
+        let mut engines = vec![None];
+        if stockfish.exists() {
+            engines.push(Some(spec("stockfish", stockfish)));
+        }
+        for engine in engines {
+            let (tx, rx) = mpsc::channel();
+            let link = EngineLink::spawn(move |id, ev| {
+                let _ = tx.send((id, ev));
+            });
+            link.send(EngineCommand::Use(engine));
+            let start = Position::startpos();
+            let e4 = start.parse_uci("e2e4").unwrap();
+            link.send(EngineCommand::Go {
+                id: 1,
+                start: Box::new(start),
+                moves: vec![e4],
+                limits: GoLimits::MoveTime(Duration::from_millis(100)),
+                ponder: true,
+            });
+            // Far past its 100 ms: still pondering, so no move yet.
+            let until = std::time::Instant::now() + Duration::from_millis(600);
+            while let Some(left) = until.checked_duration_since(std::time::Instant::now()) {
+                if let Ok((_, ev)) = rx.recv_timeout(left) {
+                    assert!(!matches!(ev, EngineEvent::BestMove { .. }));
+                }
+            }
+            link.send(EngineCommand::PonderHit);
+            assert!(matches!(
+                until_best(&rx, 1).last(),
+                Some(EngineEvent::BestMove { best: Some(_), .. })
+            ));
+        }
     }
 
     fn spec(name: &str, path: &std::path::Path) -> EngineSpec {
@@ -547,6 +608,7 @@ mod tests {
             start: Box::new(start),
             moves: vec![e4],
             limits: GoLimits::MoveTime(Duration::from_millis(100)),
+            ponder: false,
         }
     }
 

@@ -103,12 +103,13 @@ pub fn book_reply(app: &mut App) {
         return;
     };
     let san = pos.san(m);
-    engine_moved(app, app.game.main_end(), Some(m));
+    engine_moved(app, app.game.main_end(), Some(m), None);
     app.info(format!("book move {san}"));
 }
 
-/// The engine's move `best` from the main line's end `at` (ignored if the game moved on).
-pub fn engine_moved(app: &mut App, at: NodeId, best: Option<Move>) {
+/// The engine's move `best` from the main line's end `at` (ignored if the game moved on), and
+/// the reply it expects.
+pub fn engine_moved(app: &mut App, at: NodeId, best: Option<Move>, ponder: Option<Move>) {
     let Mode::Play(p) = &app.mode else {
         return;
     };
@@ -122,7 +123,9 @@ pub fn engine_moved(app: &mut App, at: NodeId, best: Option<Move>) {
     let mover = app.game.last().turn();
     // If the player is looking back through the game, the view stays there.
     let node = app.game.push_main(m);
+    let expected = ponder.filter(|&r| app.game.last().is_legal(r));
     if let Mode::Play(p) = &mut app.mode {
+        p.expected = expected.map(|r| (node, r));
         p.clocks.press(mover, app.now);
         if p.clocks.is_timed() {
             let left = p.clocks.remaining(mover, app.now);
@@ -169,6 +172,7 @@ pub fn takeback(app: &mut App) {
     if let Mode::Play(p) = &mut app.mode {
         p.recorded = false;
         p.hint_pending = false;
+        p.expected = None;
         p.clocks.start(app.game.last().turn(), app.now);
     }
     app.effects.push(Effect::Autosave(
@@ -266,3 +270,6 @@ pub fn today() -> String {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod ponder_tests;

@@ -493,6 +493,7 @@ pub fn start_play(app: &mut App, start: Position, human: Color, tc: TimeControl,
         clocks,
         recorded: false,
         hint_pending: false,
+        expected: None,
     });
     play::set_headers(app);
     app.flipped = human == Color::Black;
@@ -679,7 +680,9 @@ fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                 app.lines.clear();
                 app.lines_root = Some(search.root.clone());
             }
+            // A ponder search's score belongs to a position not (yet) in the game.
             if info.multipv == 1
+                && !matches!(purpose, Purpose::Ponder(_))
                 && let Some(score) = info.score
             {
                 app.game.set_eval(node, score);
@@ -691,10 +694,17 @@ fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                 app.lines.push(info);
             }
         }
-        EngineEvent::BestMove { best, .. } => {
+        EngineEvent::BestMove { best, ponder } => {
             app.search = None;
             match purpose {
-                Purpose::Opponent => play::engine_moved(app, node, best),
+                Purpose::Opponent => play::engine_moved(app, node, best, ponder),
+                Purpose::Ponder(_) => {
+                    // It ended on its own (the engine holds a ponder move back until told):
+                    // not started again on this move.
+                    if let Mode::Play(p) = &mut app.mode {
+                        p.expected = None;
+                    }
+                }
                 Purpose::Hint => {
                     if let (Some(m), Mode::Play(p)) = (best, &mut app.mode) {
                         p.hint_pending = false;
@@ -734,7 +744,7 @@ fn fail_engine(app: &mut App) {
 /// The engine (an `[[engines]]` name or `builtin`) configured for `purpose`, unless it failed.
 pub fn engine_for(app: &App, purpose: Purpose) -> String {
     let name = match purpose {
-        Purpose::Opponent | Purpose::Hint => &app.config.opponent,
+        Purpose::Opponent | Purpose::Hint | Purpose::Ponder(_) => &app.config.opponent,
         Purpose::Analysis | Purpose::GamePass => &app.config.analysis,
     };
     if app.engines_failed.contains(name) || app.config.engine(name).is_none() {
@@ -762,6 +772,14 @@ fn wanted_search(app: &App) -> Option<(Purpose, NodeId, GoLimits)> {
                     end,
                     GoLimits::MoveTime(std::time::Duration::from_secs(1)),
                 ))
+            } else if let Some((node, reply)) = p.expected
+                && app.config.ponder
+                && node == end
+                && ponder_root(app, node, reply).is_some()
+            {
+                // The limits the engine will have after the expected reply: its own clock is
+                // stopped now, and starts at the ponder hit.
+                Some((Purpose::Ponder(reply), end, app.opponent_limits()))
             } else {
                 None
             }
@@ -783,16 +801,53 @@ fn wanted_search(app: &App) -> Option<(Purpose, NodeId, GoLimits)> {
     }
 }
 
+/// The position after the expected reply `reply` at `node`, if the game goes on there.
+fn ponder_root(app: &App, node: NodeId, reply: Move) -> Option<Position> {
+    let after = app.game.position(node).play(reply).ok()?;
+    (after.count_legal_moves() > 0).then_some(after)
+}
+
+/// The position a search for `purpose` at `node` starts from.
+fn search_root(app: &App, purpose: Purpose, node: NodeId) -> Option<Position> {
+    match purpose {
+        Purpose::Ponder(reply) => ponder_root(app, node, reply),
+        _ => Some(app.game.position(node).clone()),
+    }
+}
+
+/// Whether the ponder search running predicted the player's move that led to `node`: it then
+/// goes on as the opponent's search there.
+fn ponder_hit(app: &App, node: NodeId) -> bool {
+    let tree = app.game.tree();
+    app.search.as_ref().is_some_and(|s| {
+        matches!(s.purpose, Purpose::Ponder(reply)
+            if tree.previous(node) == Some(s.node)
+                && tree.node(node).game_move() == Some(GameMove::Move(reply))
+                && s.root == *app.game.position(node))
+    })
+}
+
 /// Starts, replaces or stops the search so it matches `wanted_search`.
 fn sync_engine(app: &mut App) {
     let wanted = wanted_search(app);
+    if let Some((Purpose::Opponent, node, _)) = wanted
+        && ponder_hit(app, node)
+    {
+        app.engine(EngineCommand::PonderHit);
+        if let Some(s) = &mut app.search {
+            s.purpose = Purpose::Opponent;
+            s.node = node;
+            s.started = app.now;
+        }
+        return;
+    }
     let current = app
         .search
         .as_ref()
         .map(|s| (s.purpose, s.node, s.root.clone()));
     let same = match (&wanted, &current) {
         (Some((p, node, _)), Some((cp, cnode, root))) => {
-            p == cp && node == cnode && root == app.game.position(*node)
+            p == cp && node == cnode && search_root(app, *p, *node).as_ref() == Some(root)
         }
         (None, None) => true,
         _ => false,
@@ -804,10 +859,15 @@ fn sync_engine(app: &mut App) {
         app.engine(EngineCommand::Stop);
     }
     if let Some((purpose, node, limits)) = wanted {
+        let Some(root) = search_root(app, purpose, node) else {
+            return;
+        };
         let id = app.next_search_id;
         app.next_search_id += 1;
-        let root = app.game.position(node).clone();
-        let (start, moves) = app.game.engine_line(node);
+        let (start, mut moves) = app.game.engine_line(node);
+        if let Purpose::Ponder(reply) = purpose {
+            moves.push(reply);
+        }
         let engine = engine_for(app, purpose);
         if engine != app.engine_current {
             let spec = app.config.engine(&engine).cloned();
@@ -819,6 +879,7 @@ fn sync_engine(app: &mut App) {
             start: Box::new(start),
             moves,
             limits,
+            ponder: matches!(purpose, Purpose::Ponder(_)),
         });
         app.search = Some(Search {
             id,

@@ -193,6 +193,11 @@ impl UciClient {
         self.send("stop")
     }
 
+    /// The expected move was played: a `go ponder` search goes on as a normal one.
+    pub fn ponderhit(&mut self) -> Result<(), ClientError> {
+        self.send("ponderhit")
+    }
+
     /// Whether the process is still running.
     pub fn is_alive(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))

@@ -50,6 +50,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Some(Purpose::Hint) => "hint",
         Some(Purpose::Analysis) => "analysing",
         Some(Purpose::GamePass) => "game analysis",
+        Some(Purpose::Ponder(_)) => "pondering",
         None => "idle",
     };
     let block = Block::default()
