@@ -691,8 +691,8 @@ impl<'a> Searcher<'a> {
 
     /// Fifty-move rule, insufficient material, or a repetition of any earlier position since
     /// the last irreversible move (in the game or on the current path).
-    /// A WDL probe right after a capture or pawn move. Returns the value when its bound settles
-    /// the node; the result is stored in the transposition table either way.
+    /// A WDL probe right after a capture or pawn move. When the result's bound settles the node,
+    /// it is stored in the transposition table and returned.
     fn probe_tablebase(
         &self,
         pos: &Position,
