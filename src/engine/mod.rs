@@ -91,7 +91,8 @@ pub struct SearchInfo {
 }
 
 impl SearchInfo {
-    fn bare(score: Score) -> SearchInfo {
+    /// An info with only a score: the start of one built field by field.
+    pub fn bare(score: Score) -> SearchInfo {
         SearchInfo {
             depth: 0,
             seldepth: 0,

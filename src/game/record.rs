@@ -95,8 +95,9 @@ pub enum Ending {
     Resignation {
         winner: Color,
     },
+    /// A flag fell; `None` when the other side had no mating material (a draw).
     TimeForfeit {
-        winner: Color,
+        winner: Option<Color>,
     },
     Agreement,
     /// Decided otherwise (adjudication, forfeit, abandonment) with this result.
@@ -108,8 +109,12 @@ impl Ending {
         match self {
             Ending::Rules(Outcome::Checkmate { winner })
             | Ending::Resignation { winner }
-            | Ending::TimeForfeit { winner } => GameResult::winner(winner),
-            Ending::Rules(Outcome::Draw(_)) | Ending::Agreement => GameResult::Draw,
+            | Ending::TimeForfeit {
+                winner: Some(winner),
+            } => GameResult::winner(winner),
+            Ending::Rules(Outcome::Draw(_))
+            | Ending::Agreement
+            | Ending::TimeForfeit { winner: None } => GameResult::Draw,
             Ending::Other(result) => result,
         }
     }
@@ -121,7 +126,12 @@ impl fmt::Display for Ending {
         match *self {
             Ending::Rules(outcome) => write!(f, "{outcome}"),
             Ending::Resignation { winner } => write!(f, "{} resigns", side(!winner)),
-            Ending::TimeForfeit { winner } => write!(f, "{} wins on time", side(winner)),
+            Ending::TimeForfeit {
+                winner: Some(winner),
+            } => write!(f, "{} wins on time", side(winner)),
+            Ending::TimeForfeit { winner: None } => {
+                f.write_str("Draw: flag fell, no mating material")
+            }
             Ending::Agreement => f.write_str("Draw by agreement"),
             Ending::Other(result) => write!(f, "Result {result}"),
         }
@@ -187,6 +197,9 @@ impl Game {
             .to_ascii_lowercase();
         let winner = match self.result {
             GameResult::Unknown => return None,
+            GameResult::Draw if termination.contains("time") => {
+                return Some(Ending::TimeForfeit { winner: None });
+            }
             GameResult::Draw if termination.contains("adjudicat") => {
                 return Some(Ending::Other(GameResult::Draw));
             }
@@ -195,7 +208,9 @@ impl Game {
             GameResult::BlackWins => Color::Black,
         };
         Some(if termination.contains("time") {
-            Ending::TimeForfeit { winner }
+            Ending::TimeForfeit {
+                winner: Some(winner),
+            }
         } else if termination.is_empty() || termination == "normal" {
             Ending::Resignation { winner }
         } else {
@@ -244,15 +259,18 @@ mod tests {
         let mut game = Game::default();
         assert_eq!(game.ending(), None);
         game.set_ending(Ending::TimeForfeit {
-            winner: Color::Black,
+            winner: Some(Color::Black),
         });
         assert_eq!(game.headers.get("Result"), Some("0-1"));
         assert_eq!(
             game.ending(),
             Some(Ending::TimeForfeit {
-                winner: Color::Black
+                winner: Some(Color::Black)
             })
         );
+        game.set_ending(Ending::TimeForfeit { winner: None });
+        assert_eq!(game.headers.get("Result"), Some("1/2-1/2"));
+        assert_eq!(game.ending(), Some(Ending::TimeForfeit { winner: None }));
         let mut mate = Game::default();
         let mut at = NodeId::ROOT;
         for san in ["f3", "e5", "g4", "Qh4#"] {

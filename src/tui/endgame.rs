@@ -152,7 +152,7 @@ pub fn settle(app: &mut App) {
     if let Some(end) = app.game.end() {
         if e.summary.is_none() {
             let outcome = match end {
-                super::game::GameEnd::Rules(o) => Some(o),
+                crate::game::Ending::Rules(o) => Some(o),
                 _ => None,
             };
             let summary = Summary::new(user, &e.user_grades(), outcome);

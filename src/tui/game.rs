@@ -4,67 +4,12 @@
 //! the rules' verdict are derived from the positions, never stored.
 
 use std::collections::HashMap;
-use std::fmt;
 use std::time::Duration;
 
-use crate::chess::{Color, Move, Outcome, Position, Square};
-use crate::game::{self, Command, Comment, Game, GameMove, GameResult, Nag, NodeId, Tree};
+use crate::chess::{Move, Position, Square};
+use crate::game::{self, Command, Comment, Ending, Game, GameMove, GameResult, Nag, NodeId, Tree};
 
 use super::engine_link::Score;
-
-/// Why a game is over. Board results come from the position; the others are events.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum GameEnd {
-    Rules(Outcome),
-    Resignation {
-        winner: Color,
-    },
-    Flag {
-        winner: Color,
-    },
-    /// A flag fell but the winner has no mating material.
-    FlagDraw,
-    Agreement,
-}
-
-impl GameEnd {
-    /// PGN result token.
-    pub fn result(self) -> &'static str {
-        self.game_result().as_str()
-    }
-
-    pub fn game_result(self) -> GameResult {
-        match self {
-            GameEnd::Rules(Outcome::Checkmate { winner })
-            | GameEnd::Resignation { winner }
-            | GameEnd::Flag { winner } => GameResult::winner(winner),
-            GameEnd::Rules(Outcome::Draw(_)) | GameEnd::FlagDraw | GameEnd::Agreement => {
-                GameResult::Draw
-            }
-        }
-    }
-
-    /// The PGN `Termination` tag value.
-    fn termination(self) -> &'static str {
-        match self {
-            GameEnd::Flag { .. } | GameEnd::FlagDraw => "time forfeit",
-            _ => "normal",
-        }
-    }
-}
-
-impl fmt::Display for GameEnd {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = |c: Color| c.fold("White", "Black");
-        match *self {
-            GameEnd::Rules(o) => write!(f, "{o}"),
-            GameEnd::Resignation { winner } => write!(f, "{} resigns", name(!winner)),
-            GameEnd::Flag { winner } => write!(f, "{} wins on time", name(winner)),
-            GameEnd::FlagDraw => f.write_str("Draw: flag fell, no mating material"),
-            GameEnd::Agreement => f.write_str("Draw by agreement"),
-        }
-    }
-}
 
 /// A game record: the tree, the shown node, evaluations per node, the off-board ending.
 #[derive(Clone, Debug)]
@@ -74,7 +19,7 @@ pub struct Record {
     /// Engine evaluation of the position at each node (White's view), when known.
     evals: HashMap<NodeId, Score>,
     /// Set when the game ended off the board; cleared by any change to the main line's end.
-    adjudication: Option<GameEnd>,
+    adjudication: Option<Ending>,
 }
 
 impl Record {
@@ -342,24 +287,24 @@ impl Record {
         self.evals.insert(id, score);
     }
 
-    pub fn adjudicate(&mut self, end: GameEnd) {
+    pub fn adjudicate(&mut self, end: Ending) {
         self.adjudication = Some(end);
     }
 
     /// How the game ended, if it did: an off-board event, or the rules at the end of the main
     /// line.
-    pub fn end(&self) -> Option<GameEnd> {
+    pub fn end(&self) -> Option<Ending> {
         self.adjudication.or_else(|| {
             let end = self.main_end();
             self.position(end)
                 .outcome(&self.game.tree.history(end))
-                .map(GameEnd::Rules)
+                .map(Ending::Rules)
         })
     }
 
     /// The result: how the game ended, else the result the file gave (`*` while going on).
     pub fn result(&self) -> GameResult {
-        self.end().map_or(self.game.result, GameEnd::game_result)
+        self.end().map_or(self.game.result, Ending::result)
     }
 
     /// The line shown in the graph: from the start through `id` to the end of its main
@@ -380,9 +325,7 @@ impl Record {
     pub fn to_game(&self) -> Game {
         let mut game = self.game.clone();
         if let Some(end) = self.end() {
-            game.result = end.game_result();
-            game.headers.set("Result", game.result.as_str());
-            game.headers.set("Termination", end.termination());
+            game.set_ending(end);
         }
         game
     }
@@ -413,6 +356,7 @@ pub fn king_target(m: Move) -> Square {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::{Color, Outcome};
 
     fn record(ucis: &[&str]) -> Record {
         let mut g = Record::new(Position::startpos());
@@ -503,21 +447,21 @@ mod tests {
         let mut g = record(&["f2f3", "e7e5", "g2g4", "d8h4"]);
         assert_eq!(
             g.end(),
-            Some(GameEnd::Rules(Outcome::Checkmate {
+            Some(Ending::Rules(Outcome::Checkmate {
                 winner: Color::Black
             }))
         );
-        assert_eq!(g.end().unwrap().result(), "0-1");
+        assert_eq!(g.end().unwrap().result(), GameResult::BlackWins);
         g.pop_main();
         assert_eq!(g.end(), None);
-        g.adjudicate(GameEnd::Resignation {
+        g.adjudicate(Ending::Resignation {
             winner: Color::White,
         });
         assert_eq!(g.end().unwrap().to_string(), "Black resigns");
         let game = g.to_game();
         assert_eq!(game.result, GameResult::WhiteWins);
         assert_eq!(game.headers.get("Termination"), Some("normal"));
-        g.adjudicate(GameEnd::FlagDraw);
+        g.adjudicate(Ending::TimeForfeit { winner: None });
         assert_eq!(g.to_game().headers.get("Termination"), Some("time forfeit"));
     }
 

@@ -10,8 +10,8 @@ use super::config::{ColorChoice, Config};
 use crate::game::NodeId;
 
 use super::clock::TimeControl;
-use super::game::GameEnd;
 use super::update::save_game;
+use crate::game::Ending;
 
 /// Move time of each step of the whole-game analysis.
 pub const GAME_PASS_MS: u64 = 500;
@@ -49,9 +49,11 @@ pub fn tick(app: &mut App) {
     if let Some(loser) = p.clocks.flagged(app.now) {
         let winner = !loser;
         let end = if can_mate(app.game.last(), winner) {
-            GameEnd::Flag { winner }
+            Ending::TimeForfeit {
+                winner: Some(winner),
+            }
         } else {
-            GameEnd::FlagDraw
+            Ending::TimeForfeit { winner: None }
         };
         app.game.adjudicate(end);
     }
@@ -196,7 +198,7 @@ pub fn resign(app: &mut App) {
     match &app.mode {
         Mode::Play(p) if app.game.end().is_none() => {
             let winner = !p.human;
-            app.game.adjudicate(GameEnd::Resignation { winner });
+            app.game.adjudicate(Ending::Resignation { winner });
         }
         _ => app.info("no game in progress"),
     }
@@ -218,7 +220,7 @@ pub fn offer_draw(app: &mut App) {
             || (cp.abs() <= DRAW_ACCEPT_LEVEL_CP && app.game.len() >= DRAW_ACCEPT_MIN_PLY)
     });
     if accepts {
-        app.game.adjudicate(GameEnd::Agreement);
+        app.game.adjudicate(Ending::Agreement);
     } else {
         app.info("the engine declines the draw");
     }

@@ -4,16 +4,16 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 
-use crate::chess::{Color, Position, Square};
+use crate::chess::{Color, Move, Position, Square};
 use crate::game::NodeId;
 
 use super::app::{App, Effect, Mode, Overlay, Purpose};
 use super::config::Config;
 use super::engine_link::{EngineCommand, EngineEvent, GoLimits, PvInfo, Score};
-use super::game::GameEnd;
 use super::input::action_for;
 use super::keymap::Command;
 use super::update::{Action, start_play, update};
+use crate::game::{Ending, GameResult};
 
 pub fn app() -> App {
     let mut app = App::new(Config::default(), Instant::now());
@@ -91,19 +91,23 @@ pub fn take_go(app: &mut App) -> Option<(u64, Vec<String>, GoLimits)> {
             ..
         }) = e
         {
-            let mut pos = *start;
-            let ucis = moves
-                .iter()
-                .map(|&m| {
-                    let u = pos.uci(m);
-                    pos.play_unchecked(m);
-                    u
-                })
-                .collect();
-            last = Some((id, ucis, limits));
+            last = Some((id, uci_line(&start, &moves), limits));
         }
     }
     last
+}
+
+/// `moves` played from `start`, in UCI notation.
+pub fn uci_line(start: &Position, moves: &[Move]) -> Vec<String> {
+    let mut pos = start.clone();
+    moves
+        .iter()
+        .map(|&m| {
+            let u = pos.uci(m);
+            pos.play_unchecked(m);
+            u
+        })
+        .collect()
 }
 
 fn reply(app: &mut App, id: u64, uci: &str) {
@@ -284,7 +288,7 @@ fn flip_resign_and_game_record() {
     ctrl(&mut app, 'r');
     assert_eq!(
         app.game.end(),
-        Some(GameEnd::Resignation {
+        Some(Ending::Resignation {
             winner: Color::Black
         })
     );
@@ -314,7 +318,7 @@ fn checkmate_ends_the_game() {
         reply(&mut app, id, engine);
         keys(&mut app, &format!("{human}<Enter>"));
     }
-    assert_eq!(app.game.end().unwrap().result(), "0-1");
+    assert_eq!(app.game.end().unwrap().result(), GameResult::BlackWins);
     assert!(take_go(&mut app).is_none());
     assert!(app.message.as_ref().unwrap().1.contains("checkmate"));
 }
@@ -335,8 +339,8 @@ fn flag_fall_and_draw_offer() {
     update(&mut app, Action::Tick);
     assert_eq!(
         app.game.end(),
-        Some(GameEnd::Flag {
-            winner: Color::White
+        Some(Ending::TimeForfeit {
+            winner: Some(Color::White)
         })
     );
     let mut app = playing(Color::White);
@@ -347,7 +351,7 @@ fn flag_fall_and_draw_offer() {
     let node = main_node(&app, 1);
     app.game.set_eval(node, Score::Cp(300));
     ctrl(&mut app, 'd');
-    assert_eq!(app.game.end(), Some(GameEnd::Agreement));
+    assert_eq!(app.game.end(), Some(Ending::Agreement));
 }
 
 #[test]

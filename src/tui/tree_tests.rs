@@ -248,7 +248,10 @@ fn browse_filters_as_you_type_and_opens_games() {
     assert!(matches!(app.mode, Mode::Analyse(_)));
     assert_eq!(sans(&app), "f3 e5 g4 Qh4#");
     assert_eq!(app.game.current_node(), NodeId::ROOT, "opened at the start");
-    assert_eq!(app.game.end().unwrap().result(), "0-1");
+    assert_eq!(
+        app.game.end().unwrap().result(),
+        crate::game::GameResult::BlackWins
+    );
     // Back to the list, and a bad game opens up to its error, which is shown.
     keys(&mut app, "<F3>");
     assert!(matches!(app.mode, Mode::Browse));

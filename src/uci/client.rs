@@ -336,20 +336,7 @@ fn read_output(
 /// current move) and for lines too broken to use.
 pub fn parse_info(line: &str, root: &Position) -> Option<SearchInfo> {
     let mut tokens = line.split_whitespace().skip(1).peekable();
-    let mut info = SearchInfo {
-        depth: 0,
-        seldepth: 0,
-        multipv: 1,
-        score: Score::Cp(0),
-        bound: Bound::Exact,
-        wdl: Score::Cp(0).wdl(),
-        nodes: 0,
-        nps: 0,
-        hashfull: 0,
-        tbhits: 0,
-        time: Duration::ZERO,
-        pv: Vec::new(),
-    };
+    let mut info = SearchInfo::bare(Score::Cp(0));
     let mut scored = false;
     let number = |t: Option<&str>| t.and_then(|s| s.parse::<u64>().ok());
     while let Some(token) = tokens.next() {

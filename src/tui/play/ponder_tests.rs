@@ -7,7 +7,7 @@ use crate::tui::app::{App, Effect, Mode, Purpose};
 use crate::tui::config;
 use crate::tui::engine_link::{EngineCommand, EngineEvent, GoLimits};
 use crate::tui::keymap::Command;
-use crate::tui::tests::{keys, playing, sans};
+use crate::tui::tests::{keys, playing, sans, uci_line};
 use crate::tui::update::{Action, update};
 
 /// The engine commands queued since the last call.
@@ -32,18 +32,7 @@ fn the_go(commands: &[EngineCommand]) -> (u64, Vec<String>, GoLimits, bool) {
                 moves,
                 limits,
                 ponder,
-            } => {
-                let mut pos = (**start).clone();
-                let ucis = moves
-                    .iter()
-                    .map(|&m| {
-                        let u = pos.uci(m);
-                        pos.play_unchecked(m);
-                        u
-                    })
-                    .collect();
-                Some((*id, ucis, *limits, *ponder))
-            }
+            } => Some((*id, uci_line(start, moves), *limits, *ponder)),
             _ => None,
         })
         .collect();
