@@ -8,6 +8,25 @@ use std::time::{Duration, Instant};
 struct Session(String);
 
 impl Session {
+    /// Runs `command` in a new detached tmux session of `width` x `height`, named after
+    /// `tag` and this process. The shell stays open after the program exits, so the test can
+    /// read the `EXITED` line and the restored screen.
+    fn start(tag: &str, width: u16, height: u16, command: &str) -> Session {
+        let name = format!("kibitzer-e2e-{tag}-{}", std::process::id());
+        let shell = format!("{command}; echo EXITED $?; sleep 60");
+        let (w, h) = (width.to_string(), height.to_string());
+        let out = Command::new("tmux")
+            .args(["new-session", "-d", "-s", &name, "-x", &w, "-y", &h, &shell])
+            .output()
+            .expect("tmux runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        Session(name)
+    }
+
     fn tmux(&self, args: &[&str]) -> String {
         let out = Command::new("tmux").args(args).output().expect("tmux runs");
         String::from_utf8_lossy(&out.stdout).into_owned()
@@ -57,31 +76,15 @@ fn play_e4_see_reply_flip_takeback_quit() {
     let dir = std::env::temp_dir().join(format!("kibitzer-e2e-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let bin = env!("CARGO_BIN_EXE_kibitzer");
-    let name = format!("kibitzer-e2e-{}", std::process::id());
-    let shell = format!(
-        "XDG_CONFIG_HOME={d}/cfg XDG_DATA_HOME={d}/data {bin} play --white --tc untimed; echo EXITED $?; sleep 60",
-        d = dir.display()
+    let s = Session::start(
+        "play",
+        100,
+        30,
+        &format!(
+            "XDG_CONFIG_HOME={d}/cfg XDG_DATA_HOME={d}/data {bin} play --white --tc untimed",
+            d = dir.display()
+        ),
     );
-    let out = Command::new("tmux")
-        .args([
-            "new-session",
-            "-d",
-            "-s",
-            &name,
-            "-x",
-            "100",
-            "-y",
-            "30",
-            &shell,
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let s = Session(name);
     s.wait_for("the board", |t| {
         t.contains("PLAY") && t.contains("no moves yet")
     });
@@ -136,28 +139,16 @@ fn browse_filter_open_annotate_and_write() {
     .unwrap();
     let out_file = dir.join("out.pgn");
     let bin = env!("CARGO_BIN_EXE_kibitzer");
-    let name = format!("kibitzer-e2e-browse-{}", std::process::id());
-    let shell = format!(
-        "XDG_CONFIG_HOME={d}/cfg XDG_DATA_HOME={d}/data {bin} analyse {g}; echo EXITED $?; sleep 60",
-        d = dir.display(),
-        g = games.display()
+    let s = Session::start(
+        "browse",
+        120,
+        32,
+        &format!(
+            "XDG_CONFIG_HOME={d}/cfg XDG_DATA_HOME={d}/data {bin} analyse {g}",
+            d = dir.display(),
+            g = games.display()
+        ),
     );
-    let status = Command::new("tmux")
-        .args([
-            "new-session",
-            "-d",
-            "-s",
-            &name,
-            "-x",
-            "120",
-            "-y",
-            "32",
-            &shell,
-        ])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let s = Session(name);
     s.wait_for("the game list", |t| {
         t.contains("BROWSE") && t.contains("Carol") && t.contains("1 with errors")
     });
