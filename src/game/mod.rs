@@ -11,6 +11,7 @@ pub mod save;
 pub mod split;
 pub mod tags;
 pub mod tree;
+pub mod walk;
 pub mod write;
 
 pub use annotation::{Command, Comment, Eval, Nag, Score, ShapeColor};
@@ -20,4 +21,5 @@ pub use read::{GameError, GameErrorKind, ParsedGame, PgnReader, parse_all, parse
 pub use record::{Ending, Game, GameResult, Variant};
 pub use save::{AtomicFile, append_game, save_atomic, save_games};
 pub use tree::{EditError, GameMove, Node, NodeId, Tree};
+pub use walk::{LineVisitor, MoveNumber, walk_line};
 pub use write::write_game;

@@ -1,12 +1,11 @@
 //! The PGN export format: roster tags first, escaped values, movetext wrapped at 80 columns,
 //! move numbers resumed after comments and variations (`12... Nf6`), NAGs as `$n`.
 
-use crate::chess::Color;
-
 use super::annotation::Comment;
 use super::headers::escape_value;
 use super::record::Game;
 use super::tree::{NodeId, Tree};
+use super::walk::{LineVisitor, MoveNumber, walk_line};
 
 /// Longest movetext line the export format allows.
 const LINE_WIDTH: usize = 80;
@@ -31,13 +30,12 @@ pub fn write_game(game: &Game, out: &mut String) {
     for nag in &root.nags {
         w.token(&nag.to_string());
     }
-    let mut force_number = false;
-    if let Some(comment) = &root.comment_after {
-        w.comment(comment);
-        force_number = true;
-    }
+    let force_number = root
+        .comment_after
+        .as_ref()
+        .is_some_and(|comment| LineVisitor::comment(&mut w, comment));
     if let Some(&first) = root.children().first() {
-        write_line(tree, NodeId::ROOT, first, force_number, &mut w);
+        walk_line(tree, NodeId::ROOT, first, force_number, &mut w);
     }
     w.token(game.result.as_str());
     w.out.push('\n');
@@ -52,52 +50,28 @@ impl Game {
     }
 }
 
-/// Writes the line starting with `child` (a move after `parent`), and the alternatives to each
-/// main move in it.
-fn write_line(
-    tree: &Tree,
-    mut parent: NodeId,
-    mut child: NodeId,
-    mut force: bool,
-    w: &mut Wrapper,
-) {
-    loop {
-        let node = tree.node(child);
-        if let Some(comment) = &node.comment_before {
-            w.comment(comment);
-            force = true;
+impl LineVisitor for Wrapper<'_> {
+    fn comment(&mut self, comment: &Comment) -> bool {
+        self.comment(comment);
+        !comment.is_empty()
+    }
+
+    fn mv(&mut self, tree: &Tree, node: NodeId, number: Option<MoveNumber>) {
+        if let Some(number) = number {
+            self.token(&number.to_string());
         }
-        let pos = tree.position(parent);
-        match pos.turn() {
-            Color::White => w.token(&format!("{}.", pos.fullmoves())),
-            Color::Black if force => w.token(&format!("{}...", pos.fullmoves())),
-            Color::Black => {}
+        self.token(&tree.san(node).unwrap_or_default());
+        for nag in &tree.node(node).nags {
+            self.token(&nag.to_string());
         }
-        w.token(&tree.san(child).unwrap_or_default());
-        for nag in &node.nags {
-            w.token(&nag.to_string());
-        }
-        force = false;
-        if let Some(comment) = &node.comment_after {
-            w.comment(comment);
-            force = true;
-        }
-        let siblings = tree.node(parent).children();
-        if siblings.first() == Some(&child) {
-            for &alternative in &siblings[1..] {
-                w.open();
-                write_line(tree, parent, alternative, true, w);
-                w.close();
-                force = true;
-            }
-        }
-        match node.children().first() {
-            Some(&next) => {
-                parent = child;
-                child = next;
-            }
-            None => break,
-        }
+    }
+
+    fn start_variation(&mut self) {
+        self.open();
+    }
+
+    fn end_variation(&mut self) {
+        self.close();
     }
 }
 

@@ -7,8 +7,7 @@ use ratatui::style::{Color as Tc, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
-use crate::chess::Color;
-use crate::game::{Nag, NodeId, Tree};
+use crate::game::{Comment, LineVisitor, MoveNumber, Nag, NodeId, Tree, walk_line};
 use crate::tui::app::App;
 use crate::tui::review::judge_move;
 
@@ -146,22 +145,18 @@ pub fn lines(app: &App, width: u16) -> (Vec<Line<'static>>, usize) {
         current_line: 0,
     };
     let root = tree.node(NodeId::ROOT);
-    let mut force_number = false;
-    if let Some(c) = root.comment_after.as_ref().filter(|c| !c.text.is_empty()) {
-        out.comment(&c.text, styles.comment);
-        force_number = true;
-    }
+    let mut list = MoveList {
+        app,
+        styles: &styles,
+        out: &mut out,
+        depth: 0,
+    };
+    let force_number = root
+        .comment_after
+        .as_ref()
+        .is_some_and(|comment| list.comment(comment));
     if let Some(&first) = root.children().first() {
-        write_line(
-            app,
-            tree,
-            NodeId::ROOT,
-            first,
-            0,
-            force_number,
-            &styles,
-            &mut out,
-        );
+        walk_line(tree, NodeId::ROOT, first, force_number, &mut list);
     }
     let result = app.game.result();
     if result != crate::game::GameResult::Unknown {
@@ -171,90 +166,71 @@ pub fn lines(app: &App, width: u16) -> (Vec<Line<'static>>, usize) {
     (out.lines, out.current_line)
 }
 
-/// Writes the line from `child` (a move after `parent`) at variation depth `depth`, with the
-/// alternatives to each of its moves as indented, parenthesised lines.
-#[allow(clippy::too_many_arguments)]
-fn write_line(
-    app: &App,
-    tree: &Tree,
-    mut parent: NodeId,
-    mut child: NodeId,
+/// Lays out what a walk over the tree meets: variations in parentheses on their own lines,
+/// indented by depth; the line goes on below them.
+struct MoveList<'a> {
+    app: &'a App,
+    styles: &'a Styles,
+    out: &'a mut Layout,
     depth: usize,
-    mut force: bool,
-    styles: &Styles,
-    out: &mut Layout,
-) {
-    let base = if depth == 0 {
-        styles.main
-    } else {
-        styles.variation
-    };
-    loop {
-        let node = tree.node(child);
-        if let Some(c) = node.comment_before.as_ref().filter(|c| !c.text.is_empty()) {
-            out.comment(&c.text, styles.comment);
-            force = true;
+}
+
+impl LineVisitor for MoveList<'_> {
+    fn comment(&mut self, comment: &Comment) -> bool {
+        // Clock and evaluation commands alone are not shown and do not interrupt.
+        if comment.text.is_empty() {
+            return false;
         }
-        let pos = tree.position(parent);
+        self.out.comment(&comment.text, self.styles.comment);
+        true
+    }
+
+    fn mv(&mut self, tree: &Tree, node: NodeId, number: Option<MoveNumber>) {
+        let styles = self.styles;
         let mut spans = Vec::new();
-        match pos.turn() {
-            Color::White => spans.push(Span::styled(
-                format!("{}. ", pos.fullmoves()),
-                styles.number,
-            )),
-            Color::Black if force => spans.push(Span::styled(
-                format!("{}... ", pos.fullmoves()),
-                styles.number,
-            )),
-            Color::Black => {}
+        if let Some(number) = number {
+            spans.push(Span::styled(format!("{number} "), styles.number));
         }
-        let style = if child == out.current {
+        let style = if node == self.out.current {
             styles.current
+        } else if self.depth == 0 {
+            styles.main
         } else {
-            base
+            styles.variation
         };
-        spans.push(Span::styled(tree.san(child).unwrap_or_default(), style));
+        spans.push(Span::styled(tree.san(node).unwrap_or_default(), style));
         let mut assessed = false;
-        for &nag in &node.nags {
+        for &nag in &tree.node(node).nags {
             assessed |= nag.glyph().is_some();
             let sep = if nag.glyph().is_some() { "" } else { " " };
             spans.push(Span::styled(format!("{sep}{}", nag_text(nag)), styles.nag));
         }
-        if !assessed && let Some(j) = judge_move(&app.game, child) {
+        if !assessed && let Some(j) = judge_move(&self.app.game, node) {
             spans.push(Span::styled(j.glyph(), styles.judged));
         }
-        out.word(spans);
-        if child == out.current {
-            out.current_line = out.lines.len();
+        self.out.word(spans);
+        if node == self.out.current {
+            self.out.current_line = self.out.lines.len();
         }
-        force = false;
-        if let Some(c) = node.comment_after.as_ref().filter(|c| !c.text.is_empty()) {
-            out.comment(&c.text, styles.comment);
-            force = true;
-        }
-        let siblings = tree.node(parent).children();
-        if siblings.first() == Some(&child) && siblings.len() > 1 {
-            for &alternative in &siblings[1..] {
-                let indent = (depth + 1) * INDENT;
-                out.break_line(indent);
-                out.word(vec![Span::styled("(", styles.variation)]);
-                out.glue = true;
-                write_line(app, tree, parent, alternative, depth + 1, true, styles, out);
-                out.line.push(Span::styled(")", styles.variation));
-                out.used += 1;
-            }
-            // The line goes on below its variations; a line that ends there closes after them.
-            if !node.children().is_empty() {
-                out.break_line(depth * INDENT);
-            }
-            force = true;
-        }
-        match node.children().first() {
-            Some(&next) => {
-                parent = child;
-                child = next;
-            }
-            None => break,
+    }
+
+    fn start_variation(&mut self) {
+        self.depth += 1;
+        self.out.break_line(self.depth * INDENT);
+        self.out
+            .word(vec![Span::styled("(", self.styles.variation)]);
+        self.out.glue = true;
+    }
+
+    fn end_variation(&mut self) {
+        self.out.line.push(Span::styled(")", self.styles.variation));
+        self.out.used += 1;
+        self.depth -= 1;
+    }
+
+    fn end_variations(&mut self, goes_on: bool) {
+        if goes_on {
+            self.out.break_line(self.depth * INDENT);
         }
     }
 }
