@@ -47,6 +47,8 @@ enum Command {
     Datagen(cli::datagen::DatagenArgs),
     /// Train an NNUE network on records from `kibitzer datagen`.
     Train(cli::train::TrainArgs),
+    /// Tune the hand-crafted evaluation's weights on game results (Texel's method).
+    Tune(cli::tune::TuneArgs),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +67,7 @@ fn main() -> ExitCode {
         Some(Command::Annotate(args)) => cli::annotate::run(args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Train(args)) => cli::train::run(args),
+        Some(Command::Tune(args)) => cli::tune::run(args),
         None => cli::tui::run_default(cli.ascii),
     };
     match result {

@@ -6,7 +6,6 @@ use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
-use kibitzer::engine::nnue::data::read_records;
 use kibitzer::engine::nnue::train::{Model, TrainConfig, train};
 use kibitzer::engine::nnue::valid_hidden_width;
 use kibitzer::game::AtomicFile;
@@ -62,15 +61,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     if !valid_hidden_width(args.hidden) {
         bail!("--hidden must be a multiple of 16 from 16 to 4096");
     }
-    let mut records = Vec::new();
-    for path in &args.data {
-        let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
-        let len = file.metadata()?.len();
-        let part = read_records(BufReader::new(file), len)
-            .with_context(|| format!("{}", path.display()))?;
-        eprintln!("{}: {} positions", path.display(), part.len());
-        records.extend(part);
-    }
+    let records = super::read_training_data(&args.data)?;
     if records.len() < 2 {
         bail!(
             "need at least two positions to train, found {}",

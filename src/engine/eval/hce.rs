@@ -1,51 +1,31 @@
 //! The hand-crafted evaluation: material and piece-square tables, mobility, pawn structure,
-//! passed pawns, king safety, bishop pair and rooks on open files, tapered by game phase.
-//! Weights are hand-set starting values (a Texel tuner is future work).
+//! passed pawns, king safety, bishop pair and rooks on open files, tapered by game phase. Its
+//! weights are one table (`weights.rs`, laid out by `params.rs`) that `kibitzer tune` fits to
+//! game results; every term goes through [`Trace`], which is how the tuner and the `eval`
+//! command see it.
 
 use std::fmt::Write as _;
 
 use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
 use crate::chess::{Bitboard, Color, File, Position, Role, Square};
 
-use super::{S, pst};
+use super::S;
+use super::params::{self as p, Term};
+use super::weights::WEIGHTS;
 
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
-const PHASE_MAX: i32 = 24;
-const TEMPO: i32 = 12;
+pub const PHASE_MAX: i32 = 24;
+pub const TEMPO: i32 = 12;
 
-/// Per reachable square, and the typical count subtracted first: knight, bishop, rook, queen.
-const MOBILITY: [S; 4] = [S(4, 4), S(5, 5), S(2, 4), S(1, 2)];
-const MOBILITY_CENTRE: [i32; 4] = [4, 6, 6, 13];
-
-const DOUBLED_PAWN: S = S(-10, -20);
-const ISOLATED_PAWN: S = S(-10, -12);
-/// By relative rank (rank 1 first), on top of the pawn tables.
-const PASSED_PAWN: [S; 8] = [
-    S(0, 0),
-    S(0, 5),
-    S(3, 10),
-    S(8, 20),
-    S(18, 40),
-    S(35, 70),
-    S(55, 110),
-    S(0, 0),
+/// Knight, bishop, rook, queen.
+const MOBILITY: [usize; 4] = [
+    p::KNIGHT_MOBILITY,
+    p::BISHOP_MOBILITY,
+    p::ROOK_MOBILITY,
+    p::QUEEN_MOBILITY,
 ];
-/// Endgame weight per square of king distance to an advanced passer's stop square.
-const PASSER_THEIR_KING: i32 = 5;
-const PASSER_OUR_KING: i32 = 2;
-
-const BISHOP_PAIR: S = S(30, 55);
-const ROOK_OPEN_FILE: S = S(25, 10);
-const ROOK_SEMI_OPEN_FILE: S = S(12, 6);
-
 /// King safety: attack units per square of the king zone hit, by attacker (N, B, R, Q).
 const KING_ATTACK_UNITS: [i32; 4] = [2, 2, 3, 5];
-/// Danger is units^2 / DIV (middlegame), capped.
-const KING_DANGER_DIV: i32 = 4;
-const KING_DANGER_MAX: i32 = 400;
-const PAWN_SHIELD_NEAR: S = S(12, 0);
-const PAWN_SHIELD_FAR: S = S(6, 0);
-const KING_OPEN_FILE: S = S(-15, 0);
 
 /// Endgame scale (out of 4) when the stronger side has no pawns and at most a minor more.
 const NO_PAWN_SCALE: i32 = 1;
@@ -54,11 +34,47 @@ const NO_PAWN_SCALE: i32 = 1;
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HandCrafted;
 
-/// The evaluation split into named terms, per colour, for `eval`.
-struct Terms {
-    names: [&'static str; 7],
-    white: [S; 7],
-    black: [S; 7],
+/// Receives every feature the evaluation counts: `count` times weight `param`, for `color`.
+pub trait Trace {
+    fn add(&mut self, color: Color, param: usize, count: i32);
+}
+
+/// No trace: the search's evaluation.
+impl Trace for () {
+    #[inline(always)]
+    fn add(&mut self, _: Color, _: usize, _: i32) {}
+}
+
+/// The evaluation from White's side before the phases are blended.
+pub struct Tapered {
+    pub total: S,
+    /// From 0 (bare kings and pawns) to [`PHASE_MAX`] (all pieces on).
+    pub phase: i32,
+    /// Out of 4: drawish endings count less.
+    pub eg_scale: i32,
+}
+
+impl Tapered {
+    pub fn blend(&self) -> i32 {
+        let eg = self.total.1 * self.eg_scale / 4;
+        (self.total.0 * self.phase + eg * (PHASE_MAX - self.phase)) / PHASE_MAX
+    }
+}
+
+/// Adds up weighted features, White's minus Black's.
+struct Sum<'a, T> {
+    weights: &'a [S; p::COUNT],
+    trace: &'a mut T,
+    total: S,
+}
+
+impl<T: Trace> Sum<'_, T> {
+    #[inline(always)]
+    fn add(&mut self, color: Color, param: usize, count: i32) {
+        let value = self.weights[param] * count;
+        self.total += color.fold(value, -value);
+        self.trace.add(color, param, count);
+    }
 }
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
@@ -89,7 +105,7 @@ fn adjacent_files(file: File) -> Bitboard {
         .fold(Bitboard::EMPTY, |b, f| b | Bitboard::from_file(f))
 }
 
-fn side_terms(pos: &Position, us: Color) -> [S; 7] {
+fn side_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) {
     let them = !us;
     let occ = pos.occupied();
     let our_pawns = pos.pieces(us, Role::Pawn);
@@ -98,22 +114,21 @@ fn side_terms(pos: &Position, us: Color) -> [S; 7] {
     let their_king = pos.king(them);
     let our_king = pos.king(us);
 
-    let mut material = S::ZERO;
     for role in Role::ALL {
-        for sq in pos.pieces(us, role) {
+        let pieces = pos.pieces(us, role);
+        sum.add(us, p::MATERIAL + role.index(), pieces.count() as i32);
+        for sq in pieces {
             let idx = match us {
                 Color::White => sq.index() ^ 56,
                 Color::Black => sq.index(),
             };
-            material += pst::MATERIAL[role.index()];
-            material += S(pst::MG[role.index()][idx], pst::EG[role.index()][idx]);
+            sum.add(us, p::PST + 64 * role.index() + idx, 1);
         }
     }
 
     // Mobility and attacks on the enemy king zone.
     let area = !(our_pawns | Bitboard::from_square(our_king) | pawn_attacks_all(their_pawns, them));
     let zone = king_attacks(their_king).with(their_king);
-    let mut mobility = S::ZERO;
     let mut attackers = 0;
     let mut units = 0;
     for (i, role) in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
@@ -127,7 +142,7 @@ fn side_terms(pos: &Position, us: Color) -> [S; 7] {
                 Role::Rook => rook_attacks(sq, occ),
                 _ => bishop_attacks(sq, occ) | rook_attacks(sq, occ),
             };
-            mobility += MOBILITY[i] * ((att & area).count() as i32 - MOBILITY_CENTRE[i]);
+            sum.add(us, MOBILITY[i] + (att & area).count() as usize, 1);
             let hits = (att & zone).count() as i32;
             if hits > 0 {
                 attackers += 1;
@@ -135,16 +150,12 @@ fn side_terms(pos: &Position, us: Color) -> [S; 7] {
             }
         }
     }
-    let mut king_attack = S::ZERO;
     if attackers >= 2 && pos.pieces(us, Role::Queen).any() {
-        king_attack = S(
-            (units * units / KING_DANGER_DIV).min(KING_DANGER_MAX),
-            units,
-        );
+        let units = (units as usize).min(p::KING_DANGER_UNITS - 1);
+        sum.add(us, p::KING_DANGER + units, 1);
     }
 
     // Our king's shelter.
-    let mut shelter = S::ZERO;
     if our_king.rank().relative(us).index() <= 1 {
         for file in [
             our_king.file().offset(-1),
@@ -160,82 +171,51 @@ fn side_terms(pos: &Position, us: Color) -> [S; 7] {
                 .into_iter()
                 .map(|sq| sq.rank().index().abs_diff(our_king.rank().index()))
                 .min();
-            shelter += match near {
-                Some(1) => PAWN_SHIELD_NEAR,
-                Some(2) => PAWN_SHIELD_FAR,
-                Some(_) => S::ZERO,
-                None => KING_OPEN_FILE,
-            };
+            match near {
+                Some(1) => sum.add(us, p::PAWN_SHIELD_NEAR, 1),
+                Some(2) => sum.add(us, p::PAWN_SHIELD_FAR, 1),
+                Some(_) => {}
+                None => sum.add(us, p::KING_OPEN_FILE, 1),
+            }
         }
     }
 
     // Pawn structure and passed pawns.
-    let mut pawns = S::ZERO;
-    let mut passed = S::ZERO;
     for sq in our_pawns {
         let file = Bitboard::from_file(sq.file());
         let ahead = ranks_ahead(us, sq);
         if (our_pawns & file & ahead).any() {
-            pawns += DOUBLED_PAWN;
+            sum.add(us, p::DOUBLED_PAWN, 1);
         }
         if (our_pawns & adjacent_files(sq.file())).is_empty() {
-            pawns += ISOLATED_PAWN;
+            sum.add(us, p::ISOLATED_PAWN, 1);
         }
         let span = ahead & (file | adjacent_files(sq.file()));
         if (their_pawns & span).is_empty() && (our_pawns & file & ahead).is_empty() {
             let rank = sq.rank().relative(us).index();
-            passed += PASSED_PAWN[rank];
+            sum.add(us, p::PASSED_PAWN + rank, 1);
             if rank >= 3
                 && let Some(stop) = sq.offset(us.fold(8, -8))
             {
                 let weight = rank as i32 - 2;
                 let d_them = stop.distance(their_king) as i32;
                 let d_us = stop.distance(our_king) as i32;
-                passed += S(
-                    0,
-                    (PASSER_THEIR_KING * d_them - PASSER_OUR_KING * d_us) * weight,
-                );
+                sum.add(us, p::PASSER_THEIR_KING, d_them * weight);
+                sum.add(us, p::PASSER_OUR_KING, d_us * weight);
             }
         }
     }
 
-    let mut pieces = S::ZERO;
     if pos.pieces(us, Role::Bishop).more_than_one() {
-        pieces += BISHOP_PAIR;
+        sum.add(us, p::BISHOP_PAIR, 1);
     }
     for sq in pos.pieces(us, Role::Rook) {
         let file = Bitboard::from_file(sq.file());
         if (all_pawns & file).is_empty() {
-            pieces += ROOK_OPEN_FILE;
+            sum.add(us, p::ROOK_OPEN_FILE, 1);
         } else if (our_pawns & file).is_empty() {
-            pieces += ROOK_SEMI_OPEN_FILE;
+            sum.add(us, p::ROOK_SEMI_OPEN_FILE, 1);
         }
-    }
-
-    [
-        material,
-        mobility,
-        pawns,
-        passed,
-        king_attack,
-        shelter,
-        pieces,
-    ]
-}
-
-fn terms(pos: &Position) -> Terms {
-    Terms {
-        names: [
-            "Material+PST",
-            "Mobility",
-            "Pawns",
-            "Passed pawns",
-            "King attack",
-            "King shelter",
-            "Pieces",
-        ],
-        white: side_terms(pos, Color::White),
-        black: side_terms(pos, Color::Black),
     }
 }
 
@@ -247,47 +227,66 @@ fn phase(pos: &Position) -> i32 {
         .min(PHASE_MAX)
 }
 
-fn non_pawn_material(pos: &Position, color: Color) -> i32 {
+fn non_pawn_material(weights: &[S; p::COUNT], pos: &Position, color: Color) -> i32 {
     [Role::Knight, Role::Bishop, Role::Rook, Role::Queen]
         .iter()
-        .map(|&r| pst::MATERIAL[r.index()].0 * pos.pieces(color, r).count() as i32)
+        .map(|&r| weights[p::MATERIAL + r.index()].0 * pos.pieces(color, r).count() as i32)
         .sum()
 }
 
-/// Blends the phases and scales hard-to-win endgames; white's point of view.
-fn blend(pos: &Position, total: S) -> i32 {
+/// Every term of `pos` with `weights`, each reported to `trace`.
+pub fn tapered<T: Trace>(pos: &Position, weights: &[S; p::COUNT], trace: &mut T) -> Tapered {
+    let mut sum = Sum {
+        weights,
+        trace,
+        total: S::ZERO,
+    };
+    side_terms(&mut sum, pos, Color::White);
+    side_terms(&mut sum, pos, Color::Black);
+    let total = sum.total;
     let strong = if total.1 >= 0 {
         Color::White
     } else {
         Color::Black
     };
-    let mut eg = total.1;
-    if pos.pieces(strong, Role::Pawn).is_empty()
-        && non_pawn_material(pos, strong) - non_pawn_material(pos, !strong)
-            <= pst::MATERIAL[Role::Bishop.index()].0
-    {
-        eg = eg * NO_PAWN_SCALE / 4;
+    let no_pawn_ending = pos.pieces(strong, Role::Pawn).is_empty()
+        && non_pawn_material(weights, pos, strong) - non_pawn_material(weights, pos, !strong)
+            <= weights[p::MATERIAL + Role::Bishop.index()].0;
+    Tapered {
+        total,
+        phase: phase(pos),
+        eg_scale: if no_pawn_ending { NO_PAWN_SCALE } else { 4 },
     }
-    let phase = phase(pos);
-    (total.0 * phase + eg * (PHASE_MAX - phase)) / PHASE_MAX
+}
+
+/// Sums the terms by [`Term`] for each side, for the `eval` command.
+struct TermTrace {
+    white: [S; Term::ALL.len()],
+    black: [S; Term::ALL.len()],
+}
+
+impl Trace for TermTrace {
+    fn add(&mut self, color: Color, param: usize, count: i32) {
+        let term = p::section_of(param).term as usize;
+        let side = color.fold(&mut self.white, &mut self.black);
+        side[term] += WEIGHTS[param] * count;
+    }
 }
 
 impl HandCrafted {
     /// The position's value in centipawns from the side to move's point of view.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let t = terms(pos);
-        let total = t
-            .white
-            .iter()
-            .zip(t.black.iter())
-            .fold(S::ZERO, |acc, (&w, &b)| acc + w - b);
-        let white = blend(pos, total);
+        let white = tapered(pos, &WEIGHTS, &mut ()).blend();
         pos.turn().fold(white, -white) + TEMPO
     }
 
     /// Every term for both sides (the UCI `eval` command).
     pub fn trace(&self, pos: &Position) -> String {
-        let t = terms(pos);
+        let mut terms = TermTrace {
+            white: [S::ZERO; Term::ALL.len()],
+            black: [S::ZERO; Term::ALL.len()],
+        };
+        let tapered = tapered(pos, &WEIGHTS, &mut terms);
         let mut out = String::new();
         let _ = writeln!(
             out,
@@ -299,14 +298,12 @@ impl HandCrafted {
             "{:<14} {:>11} {:>11} {:>11}",
             "", "mg   eg", "mg   eg", "mg   eg"
         );
-        let mut total = S::ZERO;
-        for i in 0..t.names.len() {
-            let (w, b) = (t.white[i], t.black[i]);
-            total += w - b;
+        for term in Term::ALL {
+            let (w, b) = (terms.white[term as usize], terms.black[term as usize]);
             let _ = writeln!(
                 out,
                 "{:<14} {:>5} {:>5} {:>5} {:>5} {:>5} {:>5}",
-                t.names[i],
+                term.name(),
                 w.0,
                 w.1,
                 b.0,
@@ -318,8 +315,8 @@ impl HandCrafted {
         let _ = writeln!(
             out,
             "Phase {} / {PHASE_MAX}; tapered total (white's view): {} cp",
-            phase(pos),
-            blend(pos, total)
+            tapered.phase,
+            tapered.blend()
         );
         let _ = write!(
             out,

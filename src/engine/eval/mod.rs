@@ -3,7 +3,9 @@
 //! [`ThreadEval`], which keeps the network's accumulators in step with the moves it plays.
 
 mod hce;
-mod pst;
+pub mod params;
+pub mod tune;
+mod weights;
 
 use std::fmt;
 use std::ops::{Add, AddAssign, Mul, Neg, Sub, SubAssign};

@@ -14,7 +14,9 @@
 
 use std::io::{self, Read, Write};
 
-use crate::chess::{Bitboard, Color, Move, Piece, Position, Role, Square};
+use crate::chess::{
+    Bitboard, CastlingMode, Color, Move, Piece, Position, PositionErrors, Role, Setup, Square,
+};
 
 pub const RECORD_LEN: usize = 32;
 
@@ -86,6 +88,17 @@ impl Record {
         self.occupancy
             .zip(self.pieces.iter())
             .map(|(sq, &code)| (decode_piece(code), sq))
+    }
+
+    /// The position, without castling rights or en passant (records do not keep them).
+    pub fn to_position(&self) -> Result<Position, PositionErrors> {
+        let mut setup = Setup::empty();
+        for (piece, sq) in self.pieces() {
+            setup.board[sq.index()] = Some(piece);
+        }
+        setup.turn = self.turn;
+        setup.fullmoves = u32::from(self.fullmoves.max(1));
+        Position::from_setup(setup, CastlingMode::Standard)
     }
 
     pub fn to_bytes(&self) -> [u8; RECORD_LEN] {
@@ -200,6 +213,11 @@ mod tests {
         }
         assert_eq!(back.turn, Color::Black);
         assert_eq!(back.fullmoves, 17);
+        // Castling rights, en passant and the fifty-move counter are not kept.
+        assert_eq!(
+            back.to_position().unwrap().fen(),
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R b - - 0 17"
+        );
     }
 
     #[test]

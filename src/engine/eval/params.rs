@@ -1,0 +1,187 @@
+//! Where each hand-crafted evaluation weight lives in one flat table. The evaluation reads the
+//! table through these indices and the Texel tuner ([`super::tune`]) adjusts it through the
+//! same ones, so no term can be tuned without being evaluated or the other way round. The
+//! values themselves are in `weights.rs`, which `kibitzer tune` writes.
+
+/// By role (pawn to king); the king's entry is never counted.
+pub const MATERIAL: usize = 0;
+/// By role, then square written rank 8 first: a white piece on `sq` uses `sq ^ 56`, a black
+/// one `sq`.
+pub const PST: usize = MATERIAL + 6;
+/// By the number of safe squares a piece reaches (knight 0-8, bishop 0-13, rook 0-14,
+/// queen 0-27).
+pub const KNIGHT_MOBILITY: usize = PST + 6 * 64;
+pub const BISHOP_MOBILITY: usize = KNIGHT_MOBILITY + 9;
+pub const ROOK_MOBILITY: usize = BISHOP_MOBILITY + 14;
+pub const QUEEN_MOBILITY: usize = ROOK_MOBILITY + 15;
+/// By the attack units on the enemy king zone (capped at `KING_DANGER_UNITS - 1`), counted
+/// once two pieces, the queen among our pieces, attack it.
+pub const KING_DANGER: usize = QUEEN_MOBILITY + 28;
+pub const KING_DANGER_UNITS: usize = 40;
+pub const PAWN_SHIELD_NEAR: usize = KING_DANGER + KING_DANGER_UNITS;
+pub const PAWN_SHIELD_FAR: usize = PAWN_SHIELD_NEAR + 1;
+pub const KING_OPEN_FILE: usize = PAWN_SHIELD_FAR + 1;
+pub const DOUBLED_PAWN: usize = KING_OPEN_FILE + 1;
+pub const ISOLATED_PAWN: usize = DOUBLED_PAWN + 1;
+/// By relative rank (rank 1 first).
+pub const PASSED_PAWN: usize = ISOLATED_PAWN + 1;
+/// Per square of king distance to an advanced passer's stop square, times (rank - 2).
+pub const PASSER_THEIR_KING: usize = PASSED_PAWN + 8;
+pub const PASSER_OUR_KING: usize = PASSER_THEIR_KING + 1;
+pub const BISHOP_PAIR: usize = PASSER_OUR_KING + 1;
+pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
+pub const ROOK_SEMI_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
+pub const COUNT: usize = ROOK_SEMI_OPEN_FILE + 1;
+
+/// The groups the UCI `eval` command shows.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Term {
+    Material,
+    Mobility,
+    KingAttack,
+    KingShelter,
+    Pawns,
+    PassedPawns,
+    Pieces,
+}
+
+impl Term {
+    pub const ALL: [Term; 7] = [
+        Term::Material,
+        Term::Mobility,
+        Term::KingAttack,
+        Term::KingShelter,
+        Term::Pawns,
+        Term::PassedPawns,
+        Term::Pieces,
+    ];
+
+    /// The name on the command line (`kibitzer tune --fixed material,pawns`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Term::Material => "material",
+            Term::Mobility => "mobility",
+            Term::KingAttack => "king-attack",
+            Term::KingShelter => "king-shelter",
+            Term::Pawns => "pawns",
+            Term::PassedPawns => "passed-pawns",
+            Term::Pieces => "pieces",
+        }
+    }
+
+    pub fn from_key(key: &str) -> Option<Term> {
+        Term::ALL.into_iter().find(|t| t.key() == key)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Term::Material => "Material+PST",
+            Term::Mobility => "Mobility",
+            Term::KingAttack => "King attack",
+            Term::KingShelter => "King shelter",
+            Term::Pawns => "Pawns",
+            Term::PassedPawns => "Passed pawns",
+            Term::Pieces => "Pieces",
+        }
+    }
+}
+
+/// A named run of the table.
+pub struct Section {
+    pub name: &'static str,
+    pub term: Term,
+    pub start: usize,
+    pub len: usize,
+    /// Values per line in `weights.rs`.
+    pub row: usize,
+}
+
+const fn section(name: &'static str, term: Term, start: usize, len: usize, row: usize) -> Section {
+    Section {
+        name,
+        term,
+        start,
+        len,
+        row,
+    }
+}
+
+/// Every section in table order, covering it exactly (a test checks).
+pub const SECTIONS: [Section; 23] = [
+    section("material: P N B R Q K", Term::Material, MATERIAL, 6, 6),
+    section("pawn squares", Term::Material, PST, 64, 8),
+    section("knight squares", Term::Material, PST + 64, 64, 8),
+    section("bishop squares", Term::Material, PST + 128, 64, 8),
+    section("rook squares", Term::Material, PST + 192, 64, 8),
+    section("queen squares", Term::Material, PST + 256, 64, 8),
+    section("king squares", Term::Material, PST + 320, 64, 8),
+    section("knight mobility", Term::Mobility, KNIGHT_MOBILITY, 9, 8),
+    section("bishop mobility", Term::Mobility, BISHOP_MOBILITY, 14, 8),
+    section("rook mobility", Term::Mobility, ROOK_MOBILITY, 15, 8),
+    section("queen mobility", Term::Mobility, QUEEN_MOBILITY, 28, 8),
+    section(
+        "king danger by attack units",
+        Term::KingAttack,
+        KING_DANGER,
+        KING_DANGER_UNITS,
+        8,
+    ),
+    section(
+        "pawn shield near",
+        Term::KingShelter,
+        PAWN_SHIELD_NEAR,
+        1,
+        1,
+    ),
+    section("pawn shield far", Term::KingShelter, PAWN_SHIELD_FAR, 1, 1),
+    section("king on open file", Term::KingShelter, KING_OPEN_FILE, 1, 1),
+    section("doubled pawn", Term::Pawns, DOUBLED_PAWN, 1, 1),
+    section("isolated pawn", Term::Pawns, ISOLATED_PAWN, 1, 1),
+    section("passed pawn by rank", Term::PassedPawns, PASSED_PAWN, 8, 8),
+    section(
+        "passer: their king's distance",
+        Term::PassedPawns,
+        PASSER_THEIR_KING,
+        1,
+        1,
+    ),
+    section(
+        "passer: our king's distance",
+        Term::PassedPawns,
+        PASSER_OUR_KING,
+        1,
+        1,
+    ),
+    section("bishop pair", Term::Pieces, BISHOP_PAIR, 1, 1),
+    section("rook on open file", Term::Pieces, ROOK_OPEN_FILE, 1, 1),
+    section(
+        "rook on semi-open file",
+        Term::Pieces,
+        ROOK_SEMI_OPEN_FILE,
+        1,
+        1,
+    ),
+];
+
+/// The section holding `param`.
+pub fn section_of(param: usize) -> &'static Section {
+    let i = SECTIONS.partition_point(|s| s.start + s.len <= param);
+    &SECTIONS[i.min(SECTIONS.len() - 1)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sections_cover_the_table_in_order() {
+        let mut next = 0;
+        for s in &SECTIONS {
+            assert_eq!(s.start, next, "{} starts where the last one ended", s.name);
+            next += s.len;
+        }
+        assert_eq!(next, COUNT);
+        assert_eq!(section_of(PST + 65).name, "knight squares");
+        assert_eq!(section_of(COUNT - 1).name, "rook on semi-open file");
+    }
+}
