@@ -406,6 +406,12 @@ impl Square {
         Square::new(self as u32 ^ 56)
     }
 
+    /// Mirror horizontally (a1 <-> h1).
+    #[inline]
+    pub const fn flip_horizontal(self) -> Square {
+        Square::new(self as u32 ^ 7)
+    }
+
     /// The square from `color`'s point of view: itself for White, mirrored for Black.
     #[inline]
     pub const fn relative(self, color: Color) -> Square {

@@ -31,11 +31,14 @@ pub struct TrainArgs {
     /// Weight of the game result in the target; the rest is the search score.
     #[arg(long, default_value_t = 0.3)]
     result_weight: f32,
-    /// Share of positions held out for validation.
+    /// Share of positions held out for validation: the last ones (the latest games).
     #[arg(long, default_value_t = 0.02)]
     validation: f32,
     #[arg(long, default_value_t = 0.01)]
     weight_decay: f32,
+    /// Do not add each position with the a- and h-files swapped.
+    #[arg(long)]
+    no_mirror: bool,
     /// Threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -95,6 +98,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         result_weight: args.result_weight.clamp(0.0, 1.0),
         validation_fraction: args.validation.clamp(0.0, 0.5),
         weight_decay: args.weight_decay,
+        mirror: !args.no_mirror,
         threads: args
             .threads
             .unwrap_or(TrainConfig::default().threads)
@@ -103,9 +107,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         ..TrainConfig::default()
     };
     eprintln!(
-        "training (768 -> {}) x 2 -> 1 on {} positions, {} epochs, {} threads",
+        "training (768 -> {}) x 2 -> 1 on {} positions{}, {} epochs, {} threads",
         config.hidden,
         records.len(),
+        if config.mirror { " and their mirrors" } else { "" },
         config.epochs,
         config.threads
     );

@@ -90,6 +90,28 @@ impl Record {
             .map(|(sq, &code)| (decode_piece(code), sq))
     }
 
+    /// The same position with the a- and h-files swapped: as good a training position, since
+    /// records keep no castling rights. The best move is dropped.
+    pub fn mirrored(&self) -> Record {
+        let mut placed: Vec<(Square, u8)> = self
+            .pieces()
+            .map(|(piece, sq)| (sq.flip_horizontal(), piece_code(piece)))
+            .collect();
+        placed.sort_unstable_by_key(|&(sq, _)| sq);
+        let mut pieces = [0u8; 32];
+        let mut occupancy = Bitboard::EMPTY;
+        for (slot, &(sq, code)) in pieces.iter_mut().zip(&placed) {
+            *slot = code;
+            occupancy = occupancy.with(sq);
+        }
+        Record {
+            occupancy,
+            pieces,
+            best_move: None,
+            ..*self
+        }
+    }
+
     /// The position, without castling rights or en passant (records do not keep them).
     pub fn to_position(&self) -> Result<Position, PositionErrors> {
         let mut setup = Setup::empty();
@@ -213,6 +235,12 @@ mod tests {
         }
         assert_eq!(back.turn, Color::Black);
         assert_eq!(back.fullmoves, 17);
+        let mirrored = back.mirrored().to_position().unwrap();
+        assert_eq!(
+            mirrored.fen(),
+            "r2k3r/1bpqpp1p/1pnp2nb/3NP3/3P2p1/p1Q2N2/PPPBBPPP/R2K3R b - - 0 17"
+        );
+        assert_eq!(back.mirrored().mirrored().pieces, back.pieces);
         // Castling rights, en passant and the fifty-move counter are not kept.
         assert_eq!(
             back.to_position().unwrap().fen(),
