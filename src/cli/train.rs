@@ -110,7 +110,11 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         "training (768 -> {}) x 2 -> 1 on {} positions{}, {} epochs, {} threads",
         config.hidden,
         records.len(),
-        if config.mirror { " and their mirrors" } else { "" },
+        if config.mirror {
+            " and their mirrors"
+        } else {
+            ""
+        },
         config.epochs,
         config.threads
     );

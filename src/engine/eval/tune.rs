@@ -197,7 +197,8 @@ pub struct Tuned {
     pub validation_loss: (f64, f64),
 }
 
-/// Fits `k` to the starting weights, then tunes every weight on `train`.
+/// Fits `k` to the starting weights, then tunes every weight outside the fixed terms on
+/// `train`.
 pub fn tune(
     train: &Dataset,
     validation: &Dataset,
@@ -244,7 +245,7 @@ pub fn tune(
 
     // Moving a table's mean into material would change fixed material weights.
     let tuned = if config.fixed.contains(&Term::Material) {
-        std::array::from_fn(|i| S(weights[i][0].round() as i32, weights[i][1].round() as i32))
+        round(&weights)
     } else {
         normalise(&weights)
     };
@@ -277,8 +278,8 @@ fn fit_k(data: &Dataset, weights: &[[f64; 2]], threads: usize) -> f64 {
     (lo + hi) / 2.0
 }
 
-/// Rounds the weights and moves each piece-square table's mean into the piece's material value,
-/// which leaves every evaluation as it was but keeps material readable as what a piece is worth.
+/// Moves each piece-square table's mean into the piece's material value, which leaves every
+/// evaluation as it was but keeps material readable as what a piece is worth, and rounds.
 fn normalise(weights: &[[f64; 2]]) -> [S; COUNT] {
     let mut w: Floats = weights.to_vec();
     for role in Role::ALL {
@@ -305,7 +306,11 @@ fn normalise(weights: &[[f64; 2]]) -> [S; COUNT] {
             *v += m;
         }
     }
-    std::array::from_fn(|i| S(w[i][0].round() as i32, w[i][1].round() as i32))
+    round(&w)
+}
+
+fn round(weights: &[[f64; 2]]) -> [S; COUNT] {
+    std::array::from_fn(|i| S(weights[i][0].round() as i32, weights[i][1].round() as i32))
 }
 
 /// `weights.rs` for `weights`, section by section.

@@ -582,7 +582,10 @@ mod tests {
             let int_cp = net.evaluate_from_scratch(&pos) as f32;
             // Rounding errors grow with the value: a few centipawns plus 2%.
             let tolerance = 5.0 + 0.02 * float_cp.abs();
-            assert!((float_cp - int_cp).abs() < tolerance, "{float_cp} vs {int_cp}");
+            assert!(
+                (float_cp - int_cp).abs() < tolerance,
+                "{float_cp} vs {int_cp}"
+            );
         }
         // The winning side to move is seen as winning.
         assert!(model.forward(&data[0]) > 0.5);
