@@ -2,46 +2,66 @@
 //! aspiration re-searches and the current root move (the latter two only in long searches).
 
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::chess::Move;
 
 use super::score::{INFINITY, Score, is_decisive};
 use super::search::Searcher;
+use super::thread::{RootMove, SearchContext};
 use super::{Bound, SearchEvent, SearchInfo};
+
+/// The info line for one root move after `depth` plies (its last completed value when this
+/// iteration has not scored it yet); `None` before it has any value.
+pub(super) fn root_move_info(
+    ctx: &SearchContext,
+    rm: &RootMove,
+    depth: i32,
+    multipv: usize,
+    started: Instant,
+    nodes: u64,
+) -> Option<SearchInfo> {
+    let (depth, value, bound) = if rm.score > -INFINITY {
+        (depth, rm.score, rm.bound)
+    } else if rm.prev_score > -INFINITY && depth > 1 {
+        (depth - 1, rm.prev_score, Bound::Exact)
+    } else {
+        return None;
+    };
+    let value = match ctx.root_tb_value {
+        Some(tb) if !is_decisive(value) || value.signum() != tb.signum() => tb,
+        _ => value,
+    };
+    let time = started.elapsed();
+    let score = Score::from_value(value);
+    Some(SearchInfo {
+        depth: depth as u32,
+        seldepth: rm.seldepth.max(depth as usize) as u32,
+        multipv,
+        score,
+        bound,
+        wdl: score.wdl(),
+        nodes,
+        nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
+        hashfull: ctx.tt.hashfull(),
+        tbhits: ctx.tb_hits.load(Ordering::Relaxed),
+        time,
+        pv: rm.pv.clone(),
+    })
+}
 
 impl Searcher<'_> {
     fn info(&self, depth: i32, index: usize) -> Option<SearchInfo> {
         let main = self.main.as_ref()?;
-        let rm = &self.td.root_moves[index];
-        let (depth, value, bound) = if rm.score > -INFINITY {
-            (depth, rm.score, rm.bound)
-        } else if rm.prev_score > -INFINITY && depth > 1 {
-            (depth - 1, rm.prev_score, Bound::Exact)
-        } else {
-            return None;
-        };
-        let value = match self.ctx.root_tb_value {
-            Some(tb) if !is_decisive(value) || value.signum() != tb.signum() => tb,
-            _ => value,
-        };
-        let time = main.started.elapsed();
         let nodes = self.ctx.total_nodes().max(self.td.nodes);
-        let score = Score::from_value(value);
-        Some(SearchInfo {
-            depth: depth as u32,
-            seldepth: rm.seldepth.max(depth as usize) as u32,
-            multipv: index + 1,
-            score,
-            bound,
-            wdl: score.wdl(),
+        root_move_info(
+            self.ctx,
+            &self.td.root_moves[index],
+            depth,
+            index + 1,
+            main.started,
             nodes,
-            nps: (nodes as f64 / time.as_secs_f64().max(1e-3)) as u64,
-            hashfull: self.ctx.tt.hashfull(),
-            tbhits: self.ctx.tb_hits.load(Ordering::Relaxed),
-            time,
-            pv: rm.pv.clone(),
-        })
+        )
     }
 
     pub(super) fn report(&self, depth: i32) {

@@ -1,7 +1,7 @@
 //! Lazy SMP: per-thread search state ([`ThreadData`]) and the driver that runs one search on
 //! N threads with `std::thread::scope`. Threads share only the transposition table, the stop
 //! flag and their published node counts; each owns its histories. The main thread manages
-//! time, reports progress and decides the move.
+//! time and reports progress; when the search ends, the threads vote on the move.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -13,7 +13,8 @@ use crate::tablebase::{RankedMove, Wdl};
 use super::eval::{Evaluation, ThreadEval};
 use super::history::{History, PieceTo};
 use super::limits::SearchLimits;
-use super::score::{DRAW, INFINITY, MAX_PLY, Score, TB_WIN, mated_in};
+use super::report::root_move_info;
+use super::score::{DRAW, INFINITY, MAX_PLY, Score, TB_WIN, is_decisive, mated_in};
 use super::search::{MainThread, Searcher};
 use super::strength::{CANDIDATES, Strength};
 use super::time::TimeManager;
@@ -266,6 +267,31 @@ pub fn run(
         flags.stop.store(true, Ordering::Relaxed);
     });
 
+    // A helper that got further may know better than the main thread: its line is played and
+    // reported. (MultiPV and strength levels use the main thread's lines.)
+    if ctx.multipv == 1 && job.strength.is_none() {
+        let chosen = vote(main_td, helpers);
+        if chosen > 0 {
+            let helper = &helpers[chosen - 1];
+            let line = helper.root_moves[0].clone();
+            if let Some(i) = main_td.root_moves.iter().position(|rm| rm.mv == line.mv) {
+                main_td.root_moves[i] = line;
+                main_td.root_moves[..=i].rotate_right(1);
+            }
+            let nodes = ctx.total_nodes().max(main_td.nodes);
+            if let Some(info) = root_move_info(
+                &ctx,
+                &main_td.root_moves[0],
+                helper.root_depth,
+                1,
+                job.start,
+                nodes,
+            ) {
+                let _ = events.send(SearchEvent::Info(info));
+            }
+        }
+    }
+
     let best_line = &main_td.root_moves[0];
     let mut best = best_line.mv;
     if let Some(s) = job.strength {
@@ -300,6 +326,50 @@ pub fn run(
     });
 }
 
+/// The thread whose move to play (0: the main thread): each thread votes for its best move
+/// with weight (value above the worst thread's + 14) x completed depth, as in Stockfish; a
+/// decisive value instead goes to the best one.
+fn vote(main: &ThreadData, helpers: &[ThreadData]) -> usize {
+    let candidates: Vec<(usize, Move, i32, i32)> = std::iter::once(main)
+        .chain(helpers)
+        .enumerate()
+        .filter(|(_, td)| td.completed_depth > 0)
+        .filter_map(|(i, td)| {
+            let rm = &td.root_moves[0];
+            let value = if rm.score > -INFINITY {
+                rm.score
+            } else {
+                rm.prev_score
+            };
+            (value > -INFINITY).then_some((i, rm.mv, value, td.completed_depth))
+        })
+        .collect();
+    let Some(&first) = candidates.first().filter(|c| c.0 == 0) else {
+        return 0;
+    };
+    let min = candidates.iter().map(|c| c.2).min().unwrap_or(0);
+    let votes = |mv: Move| -> i64 {
+        candidates
+            .iter()
+            .filter(|c| c.1 == mv)
+            .map(|c| i64::from(c.2 - min + 14) * i64::from(c.3))
+            .sum()
+    };
+    let mut best = first;
+    for &c in &candidates[1..] {
+        let better = if is_decisive(best.2) || is_decisive(c.2) {
+            c.2 > best.2
+        } else {
+            let (ours, theirs) = (votes(c.1), votes(best.1));
+            ours > theirs || (ours == theirs && c.3 > best.3)
+        };
+        if better {
+            best = c;
+        }
+    }
+    best.0
+}
+
 /// The root's value from its best tablebase move: a win nearer to zeroing scores higher.
 fn tb_root_value(best: &RankedMove, rule50: bool) -> i32 {
     let distance = best.dtz.unsigned_abs().min(MAX_PLY as u32 - 1) as i32;
@@ -311,5 +381,42 @@ fn tb_root_value(best: &RankedMove, rule50: bool) -> i32 {
         Wdl::CursedWin => DRAW + 1,
         Wdl::BlessedLoss => DRAW - 1,
         Wdl::Draw => DRAW,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::score::mate_in;
+
+    /// A thread whose best root move is `mv`, worth `value` after `depth` completed plies.
+    fn thread(id: usize, mv: Move, value: i32, depth: i32) -> ThreadData {
+        let mut td = ThreadData::new(id);
+        td.completed_depth = depth;
+        td.root_moves = vec![RootMove {
+            mv,
+            score: -INFINITY,
+            prev_score: value,
+            bound: Bound::Exact,
+            seldepth: 0,
+            pv: vec![mv],
+        }];
+        td
+    }
+
+    #[test]
+    fn threads_vote_on_the_move() {
+        let moves = Position::startpos().legal_moves();
+        let (a, b) = (moves[0], moves[1]);
+        // A deeper helper with a better value outvotes the main thread.
+        assert_eq!(vote(&thread(0, a, 20, 10), &[thread(1, b, 30, 12)]), 1);
+        // Two shallower helpers agreeing on a move outvote one deeper thread.
+        let helpers = [thread(1, b, 20, 9), thread(2, b, 20, 9)];
+        assert_eq!(vote(&thread(0, a, 20, 12), &helpers), 1);
+        // A helper that has not finished an iteration has no say.
+        assert_eq!(vote(&thread(0, a, 20, 10), &[thread(1, b, 500, 0)]), 0);
+        // A mate beats any number of votes.
+        let helpers = [thread(1, b, 30, 14), thread(2, b, 30, 14)];
+        assert_eq!(vote(&thread(0, a, mate_in(5), 8), &helpers), 0);
     }
 }
