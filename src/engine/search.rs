@@ -635,12 +635,13 @@ impl<'a> Searcher<'a> {
         let mut picker = MovePicker::new_qsearch(tt.and_then(|e| e.mv), in_check);
         while let Some(m) = picker.next(pos, &self.td.history, false) {
             moves_seen += 1;
-            // Delta pruning. (The picker already dropped captures that lose material.)
+            // Delta pruning, sparing checks: a capture that mates gains more than its victim.
+            // (The picker already dropped captures that lose material.)
             if !in_check && !m.is_promotion() {
                 let gain = pos
                     .captured_role(m)
                     .map_or(0, crate::chess::position::see_value);
-                if futility_base + gain <= alpha {
+                if futility_base + gain <= alpha && !pos.gives_check(m) {
                     best_score = best_score.max(futility_base + gain);
                     continue;
                 }
@@ -842,7 +843,7 @@ mod tests {
     use crate::engine::thread::Flags;
     use crate::engine::tt::TranspositionTable;
 
-    fn with_searcher(keys: &[u64], f: impl FnOnce(&Searcher)) {
+    fn with_searcher(keys: &[u64], f: impl FnOnce(&mut Searcher)) {
         let tt = TranspositionTable::new(1);
         let flags = Flags::default();
         let nodes = [AtomicU64::new(0)];
@@ -858,7 +859,21 @@ mod tests {
         };
         let mut td = ThreadData::new(0);
         td.keys = keys.to_vec();
-        f(&Searcher::new(&mut td, &ctx, None));
+        f(&mut Searcher::new(&mut td, &ctx, None));
+    }
+
+    #[test]
+    fn quiescence_keeps_a_capture_that_mates() {
+        // WAC.001 after 1.Qg6 fxg6: White is a queen down, and Nxg6 wins only a pawn, far
+        // below alpha, but it mates. Delta pruning must not drop it.
+        let pos =
+            Position::from_fen("2rr3k/pp4p1/1nnqbNpp/3pN3/2pP4/2P5/PPB4P/R4RK1 w - - 0 2").unwrap();
+        with_searcher(&[pos.hash()], |s| {
+            s.td.eval
+                .set_root(&crate::engine::Evaluation::HandCrafted, &pos);
+            let score = s.qsearch::<NonPv>(&pos, 0, 1, 0);
+            assert_eq!(score, mate_in(1));
+        });
     }
 
     #[test]
