@@ -869,10 +869,7 @@ mod tests {
         let pos =
             Position::from_fen("2rr3k/pp4p1/1nnqbNpp/3pN3/2pP4/2P5/PPB4P/R4RK1 w - - 0 2").unwrap();
         with_searcher(&[pos.hash()], |s| {
-            s.td.eval
-                .set_root(&crate::engine::Evaluation::HandCrafted, &pos);
-            let score = s.qsearch::<NonPv>(&pos, 0, 1, 0);
-            assert_eq!(score, mate_in(1));
+            assert_eq!(s.qsearch::<NonPv>(&pos, 0, 1, 0), mate_in(1));
         });
     }
 
