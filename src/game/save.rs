@@ -5,6 +5,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::record::Game;
 use super::write::write_game;
@@ -41,12 +42,15 @@ impl AtomicFile {
         let name = target
             .file_name()
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file path"))?;
+        // Unique per write, so saves running at once never share (and steal) a temporary file.
+        static SERIAL: AtomicU64 = AtomicU64::new(0);
         let tmp = target.with_file_name(format!(
-            ".{}.tmp-{}",
+            ".{}.tmp-{}-{}",
             name.to_string_lossy(),
-            std::process::id()
+            std::process::id(),
+            SERIAL.fetch_add(1, Ordering::Relaxed)
         ));
-        let file = File::create(&tmp)?;
+        let file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
         Ok(AtomicFile {
             target: target.to_owned(),
             tmp,

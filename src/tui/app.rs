@@ -164,6 +164,8 @@ pub enum Effect {
         path: PathBuf,
         game: Box<Game>,
         append: bool,
+        /// The saved game is the one in the autosave file, which goes once the save succeeds.
+        clears_autosave: bool,
     },
     Autosave(String),
     ClearAutosave,

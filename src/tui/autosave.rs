@@ -1,7 +1,14 @@
 //! The current game, saved in the data directory after every move and offered back on the next
 //! start. Our own small TOML record (start FEN, UCI moves, play settings, clocks).
+//!
+//! One writer thread owns the file: saves and clears are carried out in the order they were
+//! asked for, so an older state can never overwrite a newer one.
 
-use std::path::PathBuf;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -121,6 +128,84 @@ impl Saved {
     }
 }
 
+enum Job {
+    Save(String),
+    Clear,
+}
+
+/// Sends saves and clears to the writer thread; cheap to clone for other threads.
+#[derive(Clone)]
+pub struct WriterHandle(mpsc::Sender<Job>);
+
+impl WriterHandle {
+    /// Replaces the file with `text` (a `Saved::to_text`).
+    pub fn save(&self, text: String) {
+        let _ = self.0.send(Job::Save(text));
+    }
+
+    /// Removes the file: there is nothing to resume.
+    pub fn clear(&self) {
+        let _ = self.0.send(Job::Clear);
+    }
+}
+
+/// The one writer of the autosave file at `path`.
+pub struct Writer {
+    handle: Option<WriterHandle>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Writer {
+    /// Starts the writer; `report` gets the message of a failed write.
+    pub fn spawn(path: PathBuf, report: impl Fn(String) + Send + 'static) -> io::Result<Writer> {
+        let (tx, rx) = mpsc::channel::<Job>();
+        let thread = thread::Builder::new()
+            .name("autosave".into())
+            .spawn(move || {
+                while let Ok(mut job) = rx.recv() {
+                    // Only the newest of a burst matters: each job sets the whole file.
+                    while let Ok(newer) = rx.try_recv() {
+                        job = newer;
+                    }
+                    if let Err(e) = run(&path, &job) {
+                        report(format!("could not write {}: {e}", path.display()));
+                    }
+                }
+            })?;
+        Ok(Writer {
+            handle: Some(WriterHandle(tx)),
+            thread: Some(thread),
+        })
+    }
+
+    pub fn handle(&self) -> WriterHandle {
+        self.handle.clone().expect("the writer runs until finished")
+    }
+
+    /// Waits for every job sent so far (through any handle still alive) to be written.
+    pub fn finish(mut self) {
+        self.handle = None;
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn run(path: &Path, job: &Job) -> io::Result<()> {
+    match job {
+        Job::Save(text) => {
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                fs::create_dir_all(dir)?;
+            }
+            crate::game::save_atomic(path, text.as_bytes())
+        }
+        Job::Clear => match fs::remove_file(path) {
+            Err(e) if e.kind() != io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        },
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,5 +235,131 @@ mod tests {
             }
         );
         assert!(Saved::parse("fen = 3").is_err());
+    }
+}
+
+#[cfg(test)]
+mod stress_tests {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    use super::*;
+
+    /// A state whose text says which save it was; a torn file would not parse.
+    fn state(serial: usize) -> String {
+        let mut s =
+            Saved::parse(&format!("fen = \"{}\"\nmoves = []", crate::chess::STARTPOS)).unwrap();
+        s.moves = vec!["e2e4".to_owned(); serial % 50];
+        s.level = Some((serial % 250) as u8);
+        s.white_ms = Some(serial as u64);
+        s.to_text()
+    }
+
+    fn serial_in(path: &Path) -> Option<u64> {
+        let text = fs::read_to_string(path).ok()?;
+        let saved = Saved::parse(&text).expect("the autosave file is always whole");
+        saved.white_ms
+    }
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("kibitzer-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        dir
+    }
+
+    /// Several threads save hundreds of states while a reader watches the file: it is whole
+    /// every time it is read, never goes back to an older state, and ends on the newest.
+    fn hammer(path: &Path, threads: usize, saves_each: usize) -> u64 {
+        let writer = Writer::spawn(path.to_owned(), |e| panic!("{e}")).unwrap();
+        // The serial is taken and sent under one lock, so sending order is serial order.
+        let next = Arc::new(Mutex::new(0usize));
+        let done = Arc::new(AtomicBool::new(false));
+        let reader = {
+            let (path, done) = (path.to_owned(), done.clone());
+            thread::spawn(move || {
+                let mut last = 0;
+                while !done.load(Ordering::Relaxed) {
+                    if let Some(serial) = serial_in(&path) {
+                        assert!(serial >= last, "went back from save {last} to {serial}");
+                        last = serial;
+                    }
+                }
+            })
+        };
+        let senders: Vec<_> = (0..threads)
+            .map(|_| {
+                let (handle, next) = (writer.handle(), next.clone());
+                thread::spawn(move || {
+                    for _ in 0..saves_each {
+                        let mut n = next.lock().unwrap();
+                        *n += 1;
+                        handle.save(state(*n));
+                    }
+                })
+            })
+            .collect();
+        for s in senders {
+            s.join().unwrap();
+        }
+        writer.finish();
+        done.store(true, Ordering::Relaxed);
+        reader.join().unwrap();
+        (threads * saves_each) as u64
+    }
+
+    #[test]
+    fn concurrent_saves_leave_the_newest_whole_file() {
+        let dir = temp_dir("autosave-stress");
+        let path = dir.join("autosave.toml");
+        let last = hammer(&path, 4, 200);
+        assert_eq!(serial_in(&path), Some(last));
+        let entries: Vec<_> = fs::read_dir(&dir).unwrap().collect();
+        assert_eq!(entries.len(), 1, "no temporary file is left behind");
+        // A clear after saves wins over them too.
+        let writer = Writer::spawn(path.clone(), |e| panic!("{e}")).unwrap();
+        writer.handle().save(state(1));
+        writer.handle().clear();
+        writer.finish();
+        assert!(!path.exists());
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Runs `hammer` where the kill test points it, for a long time.
+    #[test]
+    #[ignore = "run by autosave_survives_being_killed as a child process"]
+    fn hammer_until_killed() {
+        let path = std::env::var_os("KIBITZER_HAMMER_FILE").map_or_else(
+            || temp_dir("autosave-hammer").join("autosave.toml"),
+            PathBuf::from,
+        );
+        hammer(&path, 3, 2000);
+    }
+
+    #[test]
+    fn autosave_survives_being_killed() {
+        let dir = temp_dir("autosave-kill");
+        fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("autosave.toml");
+        let exe = std::env::current_exe().unwrap();
+        for round in 0..5u64 {
+            let mut child = std::process::Command::new(&exe)
+                .args([
+                    "--exact",
+                    "tui::autosave::stress_tests::hammer_until_killed",
+                ])
+                .args(["--ignored", "--test-threads", "1"])
+                .env("KIBITZER_HAMMER_FILE", &path)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            thread::sleep(Duration::from_millis(100 + 50 * round));
+            child.kill().unwrap();
+            child.wait().unwrap();
+            // Whatever the moment of the kill, the file is absent or a whole state.
+            let _ = serial_in(&path);
+        }
+        assert!(path.exists(), "some save landed before a kill");
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -179,7 +179,17 @@ pub fn run(options: Options) -> io::Result<()> {
     let mut guard = terminal::TerminalGuard::enter()?;
     let size = guard.terminal.size()?;
     app.size = (size.width, size.height);
-    let mut jobs = Jobs::default();
+    let autosave_tx = tx.clone();
+    let mut jobs = Jobs {
+        autosave: autosave::path()
+            .map(|path| {
+                autosave::Writer::spawn(path, move |error| {
+                    let _ = autosave_tx.send(Event::Job(Err(error)));
+                })
+            })
+            .transpose()?,
+        ..Jobs::default()
+    };
     run_effects(&mut app, &engine, tb_requests.as_ref(), &tx, &mut jobs);
     guard.terminal.draw(|f| view::render(&app, f))?;
     let mut last_draw = Instant::now();
@@ -242,6 +252,8 @@ pub fn run(options: Options) -> io::Result<()> {
 #[derive(Default)]
 struct Jobs {
     writes: Vec<JoinHandle<()>>,
+    /// The one writer of the autosave file (none without a data directory).
+    autosave: Option<autosave::Writer>,
     check_cancel: Option<Arc<AtomicBool>>,
 }
 
@@ -252,6 +264,10 @@ impl Jobs {
         }
         for job in self.writes {
             let _ = job.join();
+        }
+        // Last: a finished save may have asked it to clear the file.
+        if let Some(writer) = self.autosave {
+            writer.finish();
         }
     }
 }
@@ -277,28 +293,37 @@ fn run_effects(
                 }
                 continue;
             }
-            Effect::SaveGame { path, game, append } => thread::spawn(move || {
-                let result = save_pgn(&path, &game, append)
-                    .map(|()| format!("saved to {}", path.display()))
-                    .map_err(|e| format!("could not write {}: {e}", path.display()));
-                let _ = tx.send(Event::Job(result));
-            }),
-            Effect::Autosave(contents) => {
-                let Some(path) = autosave::path() else {
-                    continue;
-                };
+            Effect::SaveGame {
+                path,
+                game,
+                append,
+                clears_autosave,
+            } => {
+                let autosave = jobs
+                    .autosave
+                    .as_ref()
+                    .filter(|_| clears_autosave)
+                    .map(autosave::Writer::handle);
                 thread::spawn(move || {
-                    if let Err(e) = create_parent(&path)
-                        .and_then(|()| crate::game::save_atomic(&path, contents.as_bytes()))
-                    {
-                        let error = format!("could not write {}: {e}", path.display());
-                        let _ = tx.send(Event::Job(Err(error)));
+                    let result = save_pgn(&path, &game, append)
+                        .map(|()| format!("saved to {}", path.display()))
+                        .map_err(|e| format!("could not write {}: {e}", path.display()));
+                    // The game is safe in the file: nothing is left to resume.
+                    if let (Ok(_), Some(autosave)) = (&result, autosave) {
+                        autosave.clear();
                     }
+                    let _ = tx.send(Event::Job(result));
                 })
             }
+            Effect::Autosave(contents) => {
+                if let Some(writer) = &jobs.autosave {
+                    writer.handle().save(contents);
+                }
+                continue;
+            }
             Effect::ClearAutosave => {
-                if let Some(p) = autosave::path() {
-                    let _ = fs::remove_file(p);
+                if let Some(writer) = &jobs.autosave {
+                    writer.handle().clear();
                 }
                 continue;
             }

@@ -80,7 +80,6 @@ pub fn check_end(app: &mut App) {
     p.recorded = true;
     app.info(format!("game over: {end} ({})", end.result()));
     save_game(app, None);
-    app.effects.push(Effect::ClearAutosave);
 }
 
 /// The opponent plays from the opening book while it has a move, without searching.

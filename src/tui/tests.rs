@@ -385,6 +385,19 @@ fn quit_offers_to_save_an_unsaved_game() {
             .iter()
             .any(|e| matches!(e, Effect::ClearAutosave))
     );
+    // Saved on the way out: the save clears the autosave once it has landed.
+    let mut app = playing(Color::White);
+    keys(&mut app, "e4<Enter>q");
+    app.effects.clear();
+    keys(&mut app, "y");
+    assert!(app.quit);
+    assert!(app.effects.iter().any(|e| matches!(
+        e,
+        Effect::SaveGame {
+            clears_autosave: true,
+            ..
+        }
+    )));
 }
 
 #[test]

@@ -38,7 +38,10 @@ fn temp_dir(name: &str) -> PathBuf {
 /// Carries out the queued saves the way the event loop does.
 fn run_saves(app: &mut App) {
     for effect in std::mem::take(&mut app.effects) {
-        if let Effect::SaveGame { path, game, append } = effect {
+        if let Effect::SaveGame {
+            path, game, append, ..
+        } = effect
+        {
             if append {
                 crate::game::append_game(&path, &game).unwrap();
             } else {

@@ -399,8 +399,8 @@ fn overlay_key(app: &mut App, key: EditKey) {
         Overlay::Help => {}
         Overlay::ConfirmQuit => match key {
             EditKey::Char('y' | 'Y') => {
-                save_game(app, None);
                 app.quit = true;
+                save_game(app, None);
             }
             EditKey::Char('n' | 'N') => {
                 app.effects.push(Effect::ClearAutosave);
@@ -648,10 +648,13 @@ pub fn save_game(app: &mut App, path: Option<std::path::PathBuf>) {
 
 /// Queues the game for writing: appended to `path`, or replacing the file.
 pub fn write_game(app: &mut App, path: std::path::PathBuf, append: bool) {
+    // A game against the engine that is over, or saved on the way out, has nothing to resume.
+    let finished = app.game.end().is_some() || app.quit;
     app.effects.push(Effect::SaveGame {
         path,
         game: Box::new(app.game.to_game()),
         append,
+        clears_autosave: matches!(app.mode, Mode::Play(_)) && finished,
     });
     app.saved = true;
     if let Mode::Play(p) = &mut app.mode {
