@@ -69,6 +69,8 @@ pub enum Overlay {
     /// A game from the last session can be resumed.
     Resume(Box<super::autosave::Saved>),
     NewGame(NewGameDialog),
+    /// An action that would throw away work, asking first.
+    Confirm(super::confirm::Pending),
     Promotion {
         from: Square,
         to: Square,
@@ -212,6 +214,8 @@ pub struct App {
     pub games_file: Option<PathBuf>,
     /// Nothing changed since the last save.
     pub saved: bool,
+    /// The edits of analyse mode that can be undone and redone.
+    pub history: super::undo::UndoHistory,
     /// The opening book the opponent plays from and the book panel shows.
     pub book: Option<Book>,
     pub book_rng: BookRng,
@@ -251,6 +255,7 @@ impl App {
             quit: false,
             games_file: None,
             saved: true,
+            history: Default::default(),
             book: None,
             book_rng: BookRng::from_time(),
             library: None,
@@ -276,6 +281,15 @@ impl App {
         match &self.mode {
             Mode::Play(p) if p.clocks.control() != TimeControl::Untimed => Some(&p.clocks),
             _ => None,
+        }
+    }
+
+    /// Whether replacing the game would lose something: a game against the engine in progress,
+    /// or changes not yet saved.
+    pub fn has_unsaved_work(&self) -> bool {
+        match &self.mode {
+            Mode::Play(p) => !p.recorded && !self.game.is_empty(),
+            _ => !self.saved && !self.game.is_empty(),
         }
     }
 

@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use crate::game::{GameIndex, IndexEntry, ParsedGame};
 
-use super::app::{App, Effect, Mode};
+use super::app::{App, Effect, Mode, Severity};
+use super::confirm::{self, Pending};
 use super::game::Record;
 use super::input::EditKey;
 use super::update;
@@ -229,15 +230,22 @@ pub fn event(app: &mut App, event: LibraryEvent) {
                 || path.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),
             );
-            update::enter_analyse_with(app, Record::from_game(parsed.game));
-            match first_error {
-                Some(e) => app.error(format!("{name}: {e} (moves up to it loaded)")),
-                None => app.info(format!(
-                    "{name}, game {number}: {} vs {}",
-                    app.game.headers().get("White").unwrap_or("?"),
-                    app.game.headers().get("Black").unwrap_or("?")
-                )),
-            }
+            let record = Record::from_game(parsed.game);
+            let (severity, message) = match first_error {
+                Some(e) => (
+                    Severity::Error,
+                    format!("{name}: {e} (moves up to it loaded)"),
+                ),
+                None => (
+                    Severity::Info,
+                    format!(
+                        "{name}, game {number}: {} vs {}",
+                        record.headers().get("White").unwrap_or("?"),
+                        record.headers().get("Black").unwrap_or("?")
+                    ),
+                ),
+            };
+            confirm::ask_or_do(app, Pending::Game(Box::new(record), severity, message));
         }
     }
 }

@@ -3,6 +3,7 @@
 use crate::chess::{Color, Position};
 
 use super::app::{App, Mode, PromptKind};
+use super::confirm::{self, Pending};
 use super::input::EditKey;
 use super::keymap::Command;
 use super::update::{self, Action};
@@ -60,10 +61,10 @@ pub fn prompt_key(app: &mut App, key: EditKey) {
 fn submit(app: &mut App, kind: PromptKind, text: &str) {
     match kind {
         PromptKind::Fen => match Position::from_fen(text) {
-            Ok(pos) => {
-                update::enter_analyse_from(app, pos);
-                app.info("position loaded; space starts the engine");
-            }
+            Ok(pos) => confirm::ask_or_do(
+                app,
+                Pending::Position(Box::new(pos), "position loaded; space starts the engine"),
+            ),
             Err(e) => {
                 // Keep what was typed so it can be corrected.
                 app.prompt = Some(super::app::Prompt {
@@ -82,7 +83,7 @@ fn submit(app: &mut App, kind: PromptKind, text: &str) {
         PromptKind::OpenPgn if text.is_empty() => app.error("no file name given"),
         PromptKind::OpenPgn => super::browse::open(app, text.into()),
         PromptKind::Command => run_command(app, text),
-        PromptKind::Endgame => super::endgame::start(app, text),
+        PromptKind::Endgame => confirm::ask_or_do(app, Pending::Endgame(text.to_owned())),
     }
 }
 

@@ -6,6 +6,7 @@ use crate::game::{Nag, NodeId};
 use super::app::{App, Mode, Prompt, PromptKind};
 use super::keymap::Command;
 use super::review::judge_move;
+use super::undo::checkpoint;
 use super::update::navigate;
 
 /// Carries out a tree command; `false` if `command` is not one.
@@ -15,6 +16,7 @@ pub fn command(app: &mut App, command: Command) -> bool {
         Command::PromoteVariation
             | Command::MakeMainLine
             | Command::DeleteVariation
+            | Command::CutLine
             | Command::Comment
             | Command::Nag(_)
     );
@@ -43,29 +45,49 @@ pub fn command(app: &mut App, command: Command) -> bool {
             None => app.info("on the main line"),
         },
         Command::PromoteVariation => {
+            checkpoint(app, "variation promoted");
             if app.game.promote_variation() {
                 app.saved = false;
                 app.info("variation promoted");
             } else {
+                app.history.forget_last();
                 app.info("on the main line: nothing to promote");
             }
         }
         Command::MakeMainLine => {
+            checkpoint(app, "main line changed");
             if app.game.promote_to_main() {
                 app.saved = false;
                 app.info("this line is now the main line");
             } else {
+                app.history.forget_last();
                 app.info("already the main line");
             }
         }
-        Command::DeleteVariation => match app.game.delete_variation() {
-            Some(_) => {
-                app.saved = false;
-                navigate(app, Some(app.game.current_node()));
-                app.info("variation deleted");
+        Command::DeleteVariation => {
+            checkpoint(app, "variation deleted");
+            match app.game.delete_variation() {
+                Some(_) => {
+                    app.saved = false;
+                    navigate(app, Some(app.game.current_node()));
+                    app.info("variation deleted (u undoes)");
+                }
+                None => {
+                    app.history.forget_last();
+                    app.info("on the main line (X cuts the moves from here)");
+                }
             }
-            None => app.info("on the main line (u cuts the moves from here)"),
-        },
+        }
+        Command::CutLine => {
+            checkpoint(app, "moves cut");
+            if app.game.cut().is_some() {
+                app.saved = false;
+                app.info("the moves from here are cut (u undoes)");
+            } else {
+                app.history.forget_last();
+                app.info("no moves after this one to cut");
+            }
+        }
         Command::Comment => {
             app.prompt = Some(Prompt {
                 kind: PromptKind::Comment,
@@ -78,6 +100,7 @@ pub fn command(app: &mut App, command: Command) -> bool {
                 return true;
             }
             let nag = Nag(n);
+            checkpoint(app, "mark");
             let on = app.game.toggle_nag(nag);
             app.saved = false;
             let glyph = nag.glyph().unwrap_or_default();
@@ -120,6 +143,7 @@ fn no_alternative(app: &App, current: NodeId, delta: isize) -> &'static str {
 
 /// Sets the comment of the shown move from the prompt.
 pub fn set_comment(app: &mut App, text: &str) {
+    checkpoint(app, "comment");
     app.game.set_comment(text);
     app.saved = false;
     app.info(if text.is_empty() {

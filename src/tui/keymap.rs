@@ -11,7 +11,10 @@ pub enum Command {
     Quit,
     Help,
     Flip,
+    /// Play mode: take back a move. Analyse mode: undo the last edit.
     Takeback,
+    Undo,
+    Redo,
     Hint,
     NextMove,
     PrevMove,
@@ -36,6 +39,8 @@ pub enum Command {
     PromoteVariation,
     MakeMainLine,
     DeleteVariation,
+    /// Removes the shown move and the moves after it.
+    CutLine,
     Comment,
     /// Toggles a move assessment NAG (`$1`..`$6`).
     Nag(u8),
@@ -45,11 +50,18 @@ pub enum Command {
 }
 
 /// Config name, default key, help text.
-pub const COMMANDS: [(Command, &str, &str, &str); 38] = [
+pub const COMMANDS: [(Command, &str, &str, &str); 41] = [
     (Command::Quit, "quit", "q", "quit (offers to save)"),
     (Command::Help, "help", "?", "show all key bindings"),
     (Command::Flip, "flip", "r", "rotate the board"),
-    (Command::Takeback, "takeback", "u", "take back a move"),
+    (
+        Command::Takeback,
+        "takeback",
+        "u",
+        "take back a move; analyse: undo",
+    ),
+    (Command::Undo, "undo", "ctrl-z", "undo the last edit"),
+    (Command::Redo, "redo", "ctrl-y", "redo an undone edit"),
     (Command::Hint, "hint", "t", "ask the engine for a hint"),
     (Command::NextMove, "next_move", "j", "next move"),
     (Command::PrevMove, "prev_move", "k", "previous move"),
@@ -134,6 +146,12 @@ pub const COMMANDS: [(Command, &str, &str, &str); 38] = [
         "delete_variation",
         "x",
         "delete the shown variation",
+    ),
+    (
+        Command::CutLine,
+        "cut_line",
+        "X",
+        "cut this move and the rest",
     ),
     (
         Command::Comment,
@@ -275,12 +293,16 @@ pub struct KeyMap {
     bindings: Vec<(Key, Command)>,
 }
 
+/// Second default keys, after the first one in `COMMANDS`.
+const MORE_DEFAULT_KEYS: [(Command, &str); 1] = [(Command::Redo, "U")];
+
 impl Default for KeyMap {
     fn default() -> KeyMap {
+        let first = COMMANDS.iter().map(|&(c, _, k, _)| (c, k));
         KeyMap {
-            bindings: COMMANDS
-                .iter()
-                .map(|&(c, _, k, _)| (k.parse().expect("default keys parse"), c))
+            bindings: first
+                .chain(MORE_DEFAULT_KEYS)
+                .map(|(c, k)| (k.parse().expect("default keys parse"), c))
                 .collect(),
         }
     }
@@ -298,6 +320,14 @@ impl KeyMap {
         self.bindings
             .iter()
             .find(|&&(_, c)| c == command)
+            .map(|&(k, _)| k)
+    }
+
+    /// Every key bound to `command`.
+    pub fn keys_for(&self, command: Command) -> impl Iterator<Item = Key> + '_ {
+        self.bindings
+            .iter()
+            .filter(move |&&(_, c)| c == command)
             .map(|&(k, _)| k)
     }
 

@@ -11,6 +11,7 @@ pub mod browse;
 pub mod clock;
 mod commands;
 pub mod config;
+mod confirm;
 mod edit;
 pub mod endgame;
 pub mod engine_link;
@@ -23,6 +24,7 @@ pub mod review;
 pub mod setup;
 pub mod tablebase;
 mod terminal;
+mod undo;
 pub mod update;
 pub mod view;
 

@@ -140,16 +140,7 @@ pub fn engine_moved(app: &mut App, at: NodeId, best: Option<Move>, ponder: Optio
 }
 
 pub fn takeback(app: &mut App) {
-    let human = match &app.mode {
-        Mode::Play(p) => Some(p.human),
-        _ => None,
-    };
-    let Some(human) = human else {
-        // Analysing: remove the shown move and what follows it.
-        if app.game.cut().is_none() {
-            app.info("nothing to take back");
-        }
-        app.saved = false;
+    let Some(human) = app.human() else {
         return;
     };
     // Back to the player's last move: the engine's reply (if made) and the player's move.

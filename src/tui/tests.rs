@@ -225,10 +225,26 @@ fn typed_moves_san_uci_prefix_and_errors() {
     keys(&mut app, "<Esc>");
     assert!(app.input.is_empty());
     keys(&mut app, "e9<Enter>");
-    assert!(app.message.as_ref().unwrap().1.contains("not a legal move"));
+    assert_eq!(app.message.as_ref().unwrap().1, "e9 is not legal here");
     assert_eq!(app.input, "e9");
-    keys(&mut app, "<BS><BS>g1f3<Enter>");
+    keys(&mut app, "<BS><BS>Qh5<Enter>");
+    assert_eq!(app.message.as_ref().unwrap().1, "Qh5 is not legal here");
+    keys(&mut app, "<Esc>g1f3<Enter>");
     assert_eq!(sans(&app), "Nf3");
+}
+
+#[test]
+fn an_ambiguous_typed_move_names_the_candidates() {
+    let pos = Position::from_fen("4k3/8/8/8/8/R6R/8/4K3 w - - 0 1").unwrap();
+    assert_eq!(
+        super::update::parse_typed(&pos, "Rd3").unwrap_err(),
+        "Rd3 is ambiguous: Rad3 or Rhd3"
+    );
+    let three = Position::from_fen("4k3/8/8/8/1N3N2/8/1N6/4K3 w - - 0 1").unwrap();
+    assert_eq!(
+        super::update::parse_typed(&three, "Nd3").unwrap_err(),
+        "Nd3 is ambiguous: N2d3, Nb4d3 or Nfd3"
+    );
 }
 
 #[test]
@@ -285,7 +301,13 @@ fn flip_resign_and_game_record() {
     keys(&mut app, "r");
     assert!(app.flipped);
     keys(&mut app, "e4<Enter>");
+    // Resigning asks first.
     ctrl(&mut app, 'r');
+    assert!(matches!(app.overlay, Some(Overlay::Confirm(_))));
+    keys(&mut app, "n");
+    assert_eq!(app.game.end(), None);
+    ctrl(&mut app, 'r');
+    keys(&mut app, "y");
     assert_eq!(
         app.game.end(),
         Some(Ending::Resignation {

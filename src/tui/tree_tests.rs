@@ -8,9 +8,9 @@ use crate::chess::Position;
 use crate::game::index::load_entry;
 use crate::game::{GameIndex, Nag, NodeId, PgnReader, parse_all};
 
-use super::app::{App, Effect, Mode, PromptKind};
+use super::app::{App, Effect, Mode, Overlay, PromptKind};
 use super::browse::LibraryEvent;
-use super::tests::{app, keys, main_node, sans};
+use super::tests::{app, ctrl, keys, main_node, sans};
 use super::update::{Action, enter_analyse_from, update};
 
 fn analysing(moves: &str) -> App {
@@ -84,10 +84,68 @@ fn moves_off_the_main_line_make_variations_to_walk_promote_and_delete() {
     // A variation two levels deep made the main line at once.
     keys(&mut app, "<Home>jd5<Enter>exd5<Enter>Qxd5<Enter>P");
     assert_eq!(sans(&app), "e4 d5 exd5 Qxd5");
-    // Takeback in analyse cuts the shown move and what follows.
-    keys(&mut app, "ku");
+    // X cuts the shown move and what follows; u undoes that, U redoes it.
+    keys(&mut app, "kX");
     assert_eq!(sans(&app), "e4 d5");
     assert_eq!(shown_san(&app), "d5");
+    keys(&mut app, "u");
+    assert_eq!(sans(&app), "e4 d5 exd5 Qxd5");
+    keys(&mut app, "U");
+    assert_eq!(sans(&app), "e4 d5");
+}
+
+#[test]
+fn every_edit_can_be_undone_and_redone() {
+    let mut app = analysing("e4<Enter>e5<Enter>Nf3<Enter>Nc6<Enter>Bb5<Enter>");
+    // As a game read from a file: saved, nothing to undo.
+    app.saved = true;
+    app.history.clear();
+    let whole = sans(&app);
+    // A variation, a mark, a comment, a promotion, a deletion: ten steps back restore the game.
+    keys(&mut app, "kkd6<Enter>1;solid<Enter>p");
+    assert_eq!(sans(&app), "e4 e5 Nf3 d6");
+    keys(&mut app, "<Home>jjX");
+    assert_eq!(sans(&app), "e4");
+    for _ in 0..5 {
+        keys(&mut app, "u");
+    }
+    assert_eq!(sans(&app), whole);
+    assert!(app.saved, "back to the saved state");
+    keys(&mut app, "u");
+    assert!(app.message.as_ref().unwrap().1.contains("nothing to undo"));
+    // Redo walks forward again, and ctrl-z/ctrl-y do the same as u/U.
+    keys(&mut app, "UUUUU");
+    assert_eq!(sans(&app), "e4");
+    ctrl(&mut app, 'z');
+    assert_eq!(sans(&app), "e4 e5 Nf3 d6");
+    assert_eq!(app.game.comment(), "");
+    ctrl(&mut app, 'y');
+    assert_eq!(sans(&app), "e4");
+    // A new edit after an undo drops what could be redone.
+    keys(&mut app, "uBc4<Enter>");
+    keys(&mut app, "U");
+    assert!(app.message.as_ref().unwrap().1.contains("nothing to redo"));
+}
+
+#[test]
+fn replacing_an_edited_game_asks_first() {
+    let mut app = analysing("e4<Enter>e5<Enter>");
+    assert!(!app.saved);
+    keys(&mut app, "n");
+    assert!(matches!(app.overlay, Some(Overlay::Confirm(_))));
+    keys(&mut app, "<Esc>");
+    assert!(app.overlay.is_none());
+    assert_eq!(sans(&app), "e4 e5");
+    // A FEN typed at the prompt waits for the answer too.
+    keys(&mut app, ":fen 8/8/8/8/8/k7/8/K7 w - - 0 1<Enter>");
+    assert!(matches!(app.overlay, Some(Overlay::Confirm(_))));
+    keys(&mut app, "n");
+    assert_eq!(sans(&app), "e4 e5");
+    keys(&mut app, ":fen 8/8/8/8/8/k7/8/K7 w - - 0 1<Enter>y");
+    assert!(app.game.is_empty());
+    // Nothing unsaved: no question.
+    keys(&mut app, "n");
+    assert!(matches!(app.overlay, Some(Overlay::NewGame(_))));
 }
 
 #[test]

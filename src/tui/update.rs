@@ -12,13 +12,14 @@ use super::autosave::Saved;
 use super::browse::{self, LibraryEvent};
 use super::clock::{Clocks, PRESETS, TimeControl};
 use super::config::BUILTIN;
+use super::confirm::{self, Pending};
 use super::engine_link::{EngineCommand, EngineEvent, EngineOptions, GoLimits, SearchId};
 use super::game::{Record, king_target};
 use super::input::EditKey;
 use super::keymap::Command;
 use super::layout;
 use super::setup::SetupState;
-use super::{commands, edit, endgame, play, tablebase};
+use super::{commands, edit, endgame, play, tablebase, undo};
 
 #[derive(Clone, Debug)]
 pub enum Action {
@@ -159,7 +160,10 @@ fn command(app: &mut App, c: Command) {
         Command::Help => app.overlay = Some(Overlay::Help),
         Command::Flip => app.flipped = !app.flipped,
         Command::Takeback if matches!(app.mode, Mode::Endgame(_)) => endgame::takeback(app),
-        Command::Takeback => play::takeback(app),
+        Command::Takeback if matches!(app.mode, Mode::Play(_)) => play::takeback(app),
+        // Outside a game there is no move to take back: `u` undoes the last edit.
+        Command::Takeback | Command::Undo => undo::undo(app),
+        Command::Redo => undo::redo(app),
         Command::Hint if matches!(app.mode, Mode::Endgame(_)) => endgame::hint(app),
         Command::Hint => play::hint(app),
         Command::NextMove => navigate(app, app.game.tree().next(app.game.current_node())),
@@ -174,16 +178,16 @@ fn command(app: &mut App, c: Command) {
             _ => app.info("analysis runs in analyse mode (f2)"),
         },
         Command::NewGame if matches!(app.mode, Mode::Endgame(_)) => endgame::again(app),
-        Command::NewGame => open_new_game(app),
+        Command::NewGame => confirm::ask_or_do(app, Pending::NewGame),
         Command::CommandLine => open_prompt(app, PromptKind::Command),
-        Command::Resign => play::resign(app),
+        Command::Resign => confirm::ask_or_do(app, Pending::Resign),
         Command::OfferDraw => play::offer_draw(app),
         Command::AnalyseGame => start_game_pass(app),
         Command::Save => open_prompt(app, PromptKind::SaveAs),
         Command::WriteGame => open_prompt(app, PromptKind::WriteAs),
         Command::Open => open_prompt(app, PromptKind::OpenPgn),
         Command::Setup => enter_setup(app),
-        Command::ModePlay => open_new_game(app),
+        Command::ModePlay => confirm::ask_or_do(app, Pending::NewGame),
         Command::ModeAnalyse => enter_analyse(app),
         Command::ModeBrowse => browse::enter(app),
         Command::ModeEndgame => {
@@ -199,6 +203,7 @@ fn command(app: &mut App, c: Command) {
         | Command::PromoteVariation
         | Command::MakeMainLine
         | Command::DeleteVariation
+        | Command::CutLine
         | Command::Comment
         | Command::Nag(_)
         | Command::NextMarked
@@ -224,11 +229,7 @@ pub fn open_prompt(app: &mut App, kind: PromptKind) {
 }
 
 fn request_quit(app: &mut App) {
-    let unsaved = match &app.mode {
-        Mode::Play(p) => !p.recorded && !app.game.is_empty(),
-        _ => !app.saved && !app.game.is_empty(),
-    };
-    if unsaved && !matches!(app.overlay, Some(Overlay::ConfirmQuit)) {
+    if app.has_unsaved_work() && !matches!(app.overlay, Some(Overlay::ConfirmQuit)) {
         app.overlay = Some(Overlay::ConfirmQuit);
     } else {
         app.quit = true;
@@ -306,6 +307,9 @@ pub fn make_move(app: &mut App, m: Move) {
         .iter()
         .any(|&c| tree.node(c).game_move() == Some(GameMove::Move(m)));
     let mover = app.position().turn();
+    if !existed && matches!(app.mode, Mode::Analyse(_)) {
+        undo::checkpoint(app, "move");
+    }
     let node = app.game.play(m);
     endgame::grade_move(app, node, m);
     if existed {
@@ -350,17 +354,50 @@ fn type_move(app: &mut App, key: EditKey) {
 
 /// SAN or UCI, or the one legal move the text is a prefix of.
 pub fn parse_typed(pos: &Position, text: &str) -> Result<Move, String> {
-    if let Ok(m) = pos.parse_san(text) {
+    let san = pos.parse_san(text);
+    if let Ok(m) = san {
         return Ok(m);
     }
     if let Ok(m) = pos.parse_uci(text) {
         return Ok(m);
     }
+    if let Err(crate::chess::SanError::Ambiguous(_)) = san {
+        return Err(format!(
+            "{text} is ambiguous: {}",
+            or_list(&disambiguations(pos, text))
+        ));
+    }
     let matches = completions(pos, text);
     match matches.as_slice() {
         [one] => pos.parse_san(one).map_err(|e| e.to_string()),
-        [] => Err(format!("'{text}' is not a legal move here")),
-        many => Err(format!("'{text}' could be {}", many.join(", "))),
+        [] => Err(format!("{text} is not legal here")),
+        many => Err(format!("{text} could be {}", or_list(many))),
+    }
+}
+
+/// The legal moves an ambiguous SAN could mean: same piece, same target, a file or rank more.
+fn disambiguations(pos: &Position, text: &str) -> Vec<String> {
+    let bare = text.trim_end_matches(['+', '#', '!', '?']);
+    let (Some(piece), Some(target)) = (bare.get(..1), bare.get(bare.len().saturating_sub(2)..))
+    else {
+        return Vec::new();
+    };
+    pos.legal_moves()
+        .iter()
+        .map(|&m| pos.san(m))
+        .filter(|san| {
+            let s = san.trim_end_matches(['+', '#']);
+            s.starts_with(piece) && s.ends_with(target) && s.len() > bare.len()
+        })
+        .collect()
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
     }
 }
 
@@ -397,6 +434,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
     };
     match overlay {
         Overlay::Help => {}
+        Overlay::Confirm(action) => confirm::key(app, action, key),
         Overlay::ConfirmQuit => match key {
             EditKey::Char('y' | 'Y') => {
                 app.quit = true;
@@ -468,7 +506,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
     }
 }
 
-fn open_new_game(app: &mut App) {
+pub fn open_new_game(app: &mut App) {
     let tc = app.config.time_control.to_string();
     let preset = PRESETS
         .iter()
@@ -544,6 +582,7 @@ fn reset_view(app: &mut App) {
     app.lines.clear();
     app.lines_root = None;
     app.saved = true;
+    app.history.clear();
 }
 
 pub fn set_engine_options(app: &mut App) {
@@ -619,10 +658,13 @@ fn setup_key(app: &mut App, key: EditKey) {
         EditKey::Char('s') => *s = SetupState::from_position(&Position::startpos()),
         EditKey::Char('f') => open_prompt(app, PromptKind::Fen),
         EditKey::Enter => match s.build() {
-            Ok(pos) => {
-                enter_analyse_from(app, pos);
-                app.info("position set up; space starts the engine, n plays it");
-            }
+            Ok(pos) => confirm::ask_or_do(
+                app,
+                Pending::Position(
+                    Box::new(pos),
+                    "position set up; space starts the engine, n plays it",
+                ),
+            ),
             Err(e) => s.error = Some(e),
         },
         EditKey::Esc => enter_analyse(app),

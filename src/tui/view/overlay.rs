@@ -37,11 +37,17 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
             let entries: Vec<String> = COMMANDS
                 .iter()
                 .map(|&(command, _, _, help)| {
-                    let key = app
+                    let keys: Vec<String> = app
                         .config
                         .keys
-                        .key_for(command)
-                        .map_or("-".into(), |k| k.to_string());
+                        .keys_for(command)
+                        .map(|k| k.to_string())
+                        .collect();
+                    let key = if keys.is_empty() {
+                        "-".to_owned()
+                    } else {
+                        keys.join("/")
+                    };
                     format!("{key:>8}  {help}")
                 })
                 .collect();
@@ -94,6 +100,18 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
             ],
             60,
         ),
+        Overlay::Confirm(action) => {
+            let (question, answers) = action.question(app);
+            (
+                "Confirm",
+                vec![
+                    Line::raw(question),
+                    Line::raw(""),
+                    Line::styled(answers, bold),
+                ],
+                66,
+            )
+        }
         Overlay::Resume(saved) => (
             "Resume",
             vec![

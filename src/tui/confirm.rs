@@ -1,0 +1,78 @@
+//! Actions that would throw away work ask first: a new game, another position or game in place
+//! of an edited one, the endgame trainer over a game in progress, and resigning.
+
+use crate::chess::Position;
+
+use super::app::{App, Overlay, Severity};
+use super::game::Record;
+use super::input::EditKey;
+use super::{endgame, play, update};
+
+/// An action waiting for the user's yes.
+#[derive(Clone, Debug)]
+pub enum Pending {
+    /// The new-game dialog.
+    NewGame,
+    /// Analyse this position (a FEN or a set-up board), with the message to show.
+    Position(Box<Position>, &'static str),
+    /// Analyse a game read from a file, with the message to show.
+    Game(Box<Record>, Severity, String),
+    /// The endgame trainer on a material or FEN.
+    Endgame(String),
+    Resign,
+}
+
+impl Pending {
+    /// The question, and what `y` and `n` mean.
+    pub fn question(&self, app: &App) -> (&'static str, &'static str) {
+        match self {
+            Pending::Resign => ("Resign this game?", "y: resign   n/esc: play on"),
+            _ if app.human().is_some() => (
+                "The game in progress will be abandoned.",
+                "y: abandon it   n/esc: keep playing",
+            ),
+            _ => (
+                "This game has changes that are not saved; they will be lost.",
+                "y: discard them   n/esc: keep the game (ctrl-s saves it)",
+            ),
+        }
+    }
+}
+
+/// Carries `action` out now, or asks first when it would throw away work.
+pub fn ask_or_do(app: &mut App, action: Pending) {
+    let asks = match action {
+        Pending::Resign => app.human().is_some() && app.game.end().is_none(),
+        _ => app.has_unsaved_work(),
+    };
+    if asks {
+        app.overlay = Some(Overlay::Confirm(action));
+    } else {
+        carry_out(app, action);
+    }
+}
+
+/// A key while the question is shown.
+pub fn key(app: &mut App, action: Pending, key: EditKey) {
+    match key {
+        EditKey::Char('y' | 'Y') => carry_out(app, action),
+        EditKey::Char('n' | 'N') | EditKey::Esc => app.info("cancelled"),
+        _ => app.overlay = Some(Overlay::Confirm(action)),
+    }
+}
+
+fn carry_out(app: &mut App, action: Pending) {
+    match action {
+        Pending::NewGame => update::open_new_game(app),
+        Pending::Position(pos, message) => {
+            update::enter_analyse_from(app, *pos);
+            app.info(message);
+        }
+        Pending::Game(record, severity, message) => {
+            update::enter_analyse_with(app, *record);
+            app.message = Some((severity, message));
+        }
+        Pending::Endgame(target) => endgame::start(app, &target),
+        Pending::Resign => play::resign(app),
+    }
+}

@@ -1,0 +1,90 @@
+//! Undo and redo of the edits made to a game in analyse mode. Each edit first stores the whole
+//! record (a game tree is a few kilobytes), so a cut line or a deleted variation comes back
+//! exactly, with its comments and marks.
+
+use super::app::{App, Mode};
+use super::game::Record;
+
+/// Edits remembered; the oldest are forgotten past this.
+const LIMIT: usize = 200;
+
+struct Snapshot {
+    game: Record,
+    saved: bool,
+    /// The edit that followed this state, for the message ("undid: variation deleted").
+    edit: &'static str,
+}
+
+#[derive(Default)]
+pub struct UndoHistory {
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
+}
+
+impl UndoHistory {
+    /// Forgets everything: another game is shown.
+    pub fn clear(&mut self) {
+        self.undo.clear();
+        self.redo.clear();
+    }
+
+    /// Drops the last checkpoint: the edit it was taken for changed nothing.
+    pub fn forget_last(&mut self) {
+        self.undo.pop();
+    }
+}
+
+/// Remembers the game as it is before `edit` changes it.
+pub fn checkpoint(app: &mut App, edit: &'static str) {
+    let history = &mut app.history;
+    if history.undo.len() == LIMIT {
+        history.undo.remove(0);
+    }
+    history.undo.push(Snapshot {
+        game: app.game.clone(),
+        saved: app.saved,
+        edit,
+    });
+    history.redo.clear();
+}
+
+pub fn undo(app: &mut App) {
+    if !matches!(app.mode, Mode::Analyse(_)) {
+        return app.info("undo works on the edits of analyse mode (f2)");
+    }
+    let Some(before) = app.history.undo.pop() else {
+        return app.info("nothing to undo");
+    };
+    let after = swap_in(app, before.game, before.saved, before.edit);
+    app.info(format!("undone: {} (ctrl-y redoes)", after.edit));
+    app.history.redo.push(after);
+}
+
+pub fn redo(app: &mut App) {
+    if !matches!(app.mode, Mode::Analyse(_)) {
+        return app.info("redo works on the edits of analyse mode (f2)");
+    }
+    let Some(after) = app.history.redo.pop() else {
+        return app.info("nothing to redo");
+    };
+    let before = swap_in(app, after.game, after.saved, after.edit);
+    app.info(format!("redone: {}", before.edit));
+    app.history.undo.push(before);
+}
+
+/// Shows `game` and returns what was shown, as a snapshot for the other stack.
+fn swap_in(app: &mut App, game: Record, saved: bool, edit: &'static str) -> Snapshot {
+    let old = std::mem::replace(&mut app.game, game);
+    let old_saved = std::mem::replace(&mut app.saved, saved);
+    app.selected = None;
+    app.hint = None;
+    // Its next node may not be in the other record.
+    if let Mode::Analyse(a) = &mut app.mode {
+        a.game_pass = None;
+    }
+    Snapshot {
+        game: old,
+        saved: old_saved,
+        edit,
+    }
+}
