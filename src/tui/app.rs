@@ -86,12 +86,7 @@ pub struct NewGameDialog {
     pub book: super::config::BookChoice,
 }
 
-/// A one-line prompt at the bottom (`:` commands, FEN, file names).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Prompt {
-    pub kind: PromptKind,
-    pub text: String,
-}
+pub use super::prompt::Prompt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PromptKind {
@@ -180,6 +175,8 @@ pub enum Effect {
         path: PathBuf,
         entry: Box<IndexEntry>,
     },
+    /// Put this text on the terminal's clipboard.
+    Clipboard(String),
     /// Probe the tables for this position off the UI thread.
     Tablebase(Box<Position>),
 }
@@ -197,7 +194,10 @@ pub struct App {
     pub drag_from: Option<Square>,
     /// A move being typed on the board screen.
     pub input: String,
+    /// A one-line prompt at the bottom (`:` commands, FEN, file names).
     pub prompt: Option<Prompt>,
+    /// What was entered at the prompts, oldest first, for up/down.
+    pub prompt_history: Vec<(PromptKind, String)>,
     pub overlay: Option<Overlay>,
     pub search: Option<Search>,
     pub next_search_id: SearchId,
@@ -242,6 +242,7 @@ impl App {
             drag_from: None,
             input: String::new(),
             prompt: None,
+            prompt_history: Vec::new(),
             overlay: None,
             search: None,
             next_search_id: 1,

@@ -164,6 +164,10 @@ pub fn key(app: &mut App, key: EditKey) {
                 lib.refilter(false);
             }
         }
+        EditKey::Ctrl('u') if !lib.filter.is_empty() => {
+            lib.filter.clear();
+            lib.refilter(false);
+        }
         EditKey::Up => lib.selected = lib.selected.saturating_sub(1),
         EditKey::Down => lib.selected = (lib.selected + 1).min(last),
         EditKey::PageUp => lib.selected = lib.selected.saturating_sub(page),
@@ -185,7 +189,7 @@ pub fn key(app: &mut App, key: EditKey) {
             lib.refilter(false);
         }
         EditKey::Esc => update::enter_analyse(app),
-        EditKey::Tab | EditKey::Left | EditKey::Right => {}
+        EditKey::Tab | EditKey::Left | EditKey::Right | EditKey::Delete | EditKey::Ctrl(_) => {}
     }
 }
 

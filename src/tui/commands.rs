@@ -4,18 +4,22 @@ use crate::chess::{Color, Position};
 
 use super::app::{App, Mode, PromptKind};
 use super::confirm::{self, Pending};
-use super::input::EditKey;
 use super::keymap::Command;
+use super::prompt::expand_home;
 use super::update::{self, Action};
 
 /// `:` commands and what they do, for `:help` and the help screen.
-pub const COMMAND_HELP: [(&str, &str); 17] = [
+pub const COMMAND_HELP: [(&str, &str); 18] = [
     (
         "play [white|black] [5+3|untimed] [level N]",
         "new game against the engine",
     ),
     ("analyse", "analyse the current game"),
-    ("fen FEN", "analyse a position"),
+    ("fen [FEN]", "analyse a position; alone: show the FEN"),
+    (
+        "copy [fen|pgn]",
+        "copy the FEN or the game to the clipboard",
+    ),
     ("setup", "edit a position square by square"),
     ("save [FILE]", "append the game as PGN"),
     ("write FILE", "write the game as PGN, replacing FILE"),
@@ -41,24 +45,8 @@ pub const COMMAND_HELP: [(&str, &str); 17] = [
     ("quit", "leave"),
 ];
 
-pub fn prompt_key(app: &mut App, key: EditKey) {
-    let Some(prompt) = app.prompt.as_mut() else {
-        return;
-    };
-    match key {
-        EditKey::Char(c) => prompt.text.push(c),
-        EditKey::Backspace if prompt.text.pop().is_none() => app.prompt = None,
-        EditKey::Esc => app.prompt = None,
-        EditKey::Enter => {
-            let (kind, text) = (prompt.kind, prompt.text.trim().to_owned());
-            app.prompt = None;
-            submit(app, kind, &text);
-        }
-        _ => {}
-    }
-}
-
-fn submit(app: &mut App, kind: PromptKind, text: &str) {
+/// Carries out what was entered at a prompt.
+pub fn submit(app: &mut App, kind: PromptKind, text: &str) {
     match kind {
         PromptKind::Fen => match Position::from_fen(text) {
             Ok(pos) => confirm::ask_or_do(
@@ -67,21 +55,18 @@ fn submit(app: &mut App, kind: PromptKind, text: &str) {
             ),
             Err(e) => {
                 // Keep what was typed so it can be corrected.
-                app.prompt = Some(super::app::Prompt {
-                    kind,
-                    text: text.to_owned(),
-                });
+                app.prompt = Some(super::app::Prompt::new(kind, text));
                 app.error(format!("bad FEN: {e}"));
             }
         },
         PromptKind::SaveAs | PromptKind::WriteAs if text.is_empty() => {
             app.error("no file name given")
         }
-        PromptKind::SaveAs => update::save_game(app, Some(text.into())),
-        PromptKind::WriteAs => update::write_game(app, text.into(), false),
+        PromptKind::SaveAs => update::save_game(app, Some(expand_home(text))),
+        PromptKind::WriteAs => update::write_game(app, expand_home(text), false),
         PromptKind::Comment => super::edit::set_comment(app, text),
         PromptKind::OpenPgn if text.is_empty() => app.error("no file name given"),
-        PromptKind::OpenPgn => super::browse::open(app, text.into()),
+        PromptKind::OpenPgn => super::browse::open(app, expand_home(text)),
         PromptKind::Command => run_command(app, text),
         PromptKind::Endgame => confirm::ask_or_do(app, Pending::Endgame(text.to_owned())),
     }
@@ -106,19 +91,25 @@ fn run_command(app: &mut App, text: &str) {
         "analyse-game" | "analyze-game" => simple(Command::AnalyseGame),
         "setup" => simple(Command::Setup),
         "new" => simple(Command::NewGame),
+        "copy" if rest.first() == Some(&"pgn") => simple(Command::CopyPgn),
+        "copy" => simple(Command::CopyFen),
         _ => None,
     };
     if let Some(action) = action {
         return update::update(app, action);
     }
     match word {
+        "fen" if rest.is_empty() => {
+            let fen = app.position().fen();
+            app.info(format!("{fen}   (y copies it)"));
+        }
         "fen" => submit(app, PromptKind::Fen, &rest.join(" ")),
         "save" if rest.is_empty() => update::save_game(app, None),
-        "save" => update::save_game(app, Some(rest.join(" ").into())),
+        "save" => submit(app, PromptKind::SaveAs, &rest.join(" ")),
         "write" if rest.is_empty() => app.error("write takes a file name"),
-        "write" => update::write_game(app, rest.join(" ").into(), false),
+        "write" => submit(app, PromptKind::WriteAs, &rest.join(" ")),
         "open" if rest.is_empty() => update::update(app, Action::Command(Command::Open)),
-        "open" => super::browse::open(app, rest.join(" ").into()),
+        "open" => submit(app, PromptKind::OpenPgn, &rest.join(" ")),
         "level" => match rest
             .first()
             .and_then(|s| s.parse::<u8>().ok())
@@ -150,7 +141,7 @@ fn run_command(app: &mut App, text: &str) {
             _ => app.error("ponder takes on or off"),
         },
         "play" => play_command(app, &rest),
-        "endgame" => super::endgame::start(app, &rest.join(" ")),
+        "endgame" => submit(app, PromptKind::Endgame, &rest.join(" ")),
         "book" => book_command(app, &rest),
         "engine" => engine_command(app, &rest),
         _ => app.error(format!("unknown command '{word}' (:help)")),

@@ -89,10 +89,7 @@ pub fn command(app: &mut App, command: Command) -> bool {
             }
         }
         Command::Comment => {
-            app.prompt = Some(Prompt {
-                kind: PromptKind::Comment,
-                text: app.game.comment().to_owned(),
-            });
+            app.prompt = Some(Prompt::new(PromptKind::Comment, app.game.comment()));
         }
         Command::Nag(n) => {
             if current == NodeId::ROOT {

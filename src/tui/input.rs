@@ -1,7 +1,9 @@
 //! Terminal events become actions. Reads the state (which dialog is open, whether a move is
 //! being typed) but never changes it.
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, MouseButton, MouseEventKind};
+use crossterm::event::{
+    Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
+};
 
 use super::app::{App, Mode};
 use super::keymap::{Command, Key, starts_move};
@@ -23,10 +25,16 @@ pub enum EditKey {
     PageDown,
     Home,
     End,
+    Delete,
+    /// A letter with ctrl (the prompt's line editing).
+    Ctrl(char),
 }
 
-fn edit_key(code: KeyCode) -> Option<EditKey> {
-    Some(match code {
+fn edit_key(ev: &KeyEvent) -> Option<EditKey> {
+    Some(match ev.code {
+        KeyCode::Char(c) if ev.modifiers.contains(KeyModifiers::CONTROL) => {
+            EditKey::Ctrl(c.to_ascii_lowercase())
+        }
         KeyCode::Char(c) => EditKey::Char(c),
         KeyCode::Backspace => EditKey::Backspace,
         KeyCode::Tab => EditKey::Tab,
@@ -40,6 +48,7 @@ fn edit_key(code: KeyCode) -> Option<EditKey> {
         KeyCode::PageDown => EditKey::PageDown,
         KeyCode::Home => EditKey::Home,
         KeyCode::End => EditKey::End,
+        KeyCode::Delete => EditKey::Delete,
         _ => return None,
     })
 }
@@ -66,10 +75,10 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
         return Some(Action::Command(Command::Quit));
     }
     if app.overlay.is_some() {
-        return edit_key(ev.code).map(Action::Overlay);
+        return edit_key(ev).map(Action::Overlay);
     }
     if app.prompt.is_some() {
-        return edit_key(ev.code).map(Action::Prompt);
+        return edit_key(ev).map(Action::Prompt);
     }
     if let Mode::Setup(_) = app.mode {
         // Letters place pieces here; only help and the command line keep their keys.
@@ -81,7 +90,7 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
         {
             return Some(Action::Command(c));
         }
-        return edit_key(ev.code).map(Action::Setup);
+        return edit_key(ev).map(Action::Setup);
     }
     if let Mode::Browse = app.mode {
         // Plain characters filter the list; commands need ctrl, alt or a function key.
@@ -92,7 +101,7 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
         if !plain && let Some(c) = app.config.keys.command(key) {
             return Some(Action::Command(c));
         }
-        return edit_key(ev.code).map(Action::Browse);
+        return edit_key(ev).map(Action::Browse);
     }
     if !app.input.is_empty() || starts_move(key) {
         // Arrows stay with the board even while typing.
@@ -100,7 +109,7 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
             ev.code,
             KeyCode::Up | KeyCode::Down | KeyCode::Left | KeyCode::Right
         ) {
-            return edit_key(ev.code).map(Action::TypeMove);
+            return edit_key(ev).map(Action::TypeMove);
         }
     }
     if let Some(c) = app.config.keys.command(key) {

@@ -45,12 +45,14 @@ pub enum Command {
     /// Toggles a move assessment NAG (`$1`..`$6`).
     Nag(u8),
     WriteGame,
+    CopyFen,
+    CopyPgn,
     NextMarked,
     PrevMarked,
 }
 
 /// Config name, default key, help text.
-pub const COMMANDS: [(Command, &str, &str, &str); 41] = [
+pub const COMMANDS: [(Command, &str, &str, &str); 43] = [
     (Command::Quit, "quit", "q", "quit (offers to save)"),
     (Command::Help, "help", "?", "show all key bindings"),
     (Command::Flip, "flip", "r", "rotate the board"),
@@ -96,6 +98,13 @@ pub const COMMANDS: [(Command, &str, &str, &str); 41] = [
         "write game to PGN (replace)",
     ),
     (Command::Open, "open", "o", "open a PGN file (game list)"),
+    (
+        Command::CopyFen,
+        "copy_fen",
+        "y",
+        "copy the FEN to the clipboard",
+    ),
+    (Command::CopyPgn, "copy_pgn", "Y", "copy the game as PGN"),
     (Command::Setup, "setup", "ctrl-e", "set up a position"),
     (Command::ModePlay, "mode_play", "f1", "play mode"),
     (Command::ModeAnalyse, "mode_analyse", "f2", "analyse mode"),

@@ -20,6 +20,7 @@ pub mod input;
 pub mod keymap;
 pub mod layout;
 mod play;
+mod prompt;
 pub mod review;
 pub mod setup;
 pub mod tablebase;
@@ -287,6 +288,14 @@ fn run_effects(
         let job = match effect {
             Effect::Engine(c) => {
                 engine.send(c);
+                continue;
+            }
+            Effect::Clipboard(text) => {
+                // OSC 52: the terminal (through ssh and tmux too) sets its clipboard.
+                let copy = crossterm::clipboard::CopyToClipboard::to_clipboard_from(text);
+                if let Err(e) = crossterm::execute!(io::stdout(), copy) {
+                    app.error(format!("could not copy: {e}"));
+                }
                 continue;
             }
             Effect::Tablebase(pos) => {

@@ -556,3 +556,29 @@ fn help_overlay_takes_any_key() {
         Some(Command::Help)
     );
 }
+
+#[test]
+fn fen_shown_and_fen_and_pgn_copied() {
+    let mut app = playing(Color::White);
+    app.book = None;
+    keys(&mut app, "e4<Enter>");
+    let fen = app.position().fen();
+    keys(&mut app, ":fen<Enter>");
+    assert!(app.message.as_ref().unwrap().1.starts_with(&fen));
+    app.effects.clear();
+    keys(&mut app, "y");
+    let copied: Vec<&String> = app
+        .effects
+        .iter()
+        .filter_map(|e| match e {
+            Effect::Clipboard(text) => Some(text),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copied, [&fen]);
+    app.effects.clear();
+    keys(&mut app, "Y");
+    assert!(app.effects.iter().any(
+        |e| matches!(e, Effect::Clipboard(pgn) if pgn.contains("1. e4") && pgn.contains("[White \"Player\"]"))
+    ));
+}

@@ -157,7 +157,7 @@ fn comments_and_nags_on_the_shown_move() {
     assert_eq!(app.game.comment(), "solid");
     // The prompt starts from the comment, to edit it.
     keys(&mut app, ";");
-    assert_eq!(app.prompt.as_ref().unwrap().text, "solid");
+    assert_eq!(app.prompt.as_ref().unwrap().text(), "solid");
     keys(&mut app, " and sound<Enter>");
     assert_eq!(app.game.comment(), "solid and sound");
     let d5 = app.game.current_node();

@@ -19,7 +19,7 @@ use super::input::EditKey;
 use super::keymap::Command;
 use super::layout;
 use super::setup::SetupState;
-use super::{commands, edit, endgame, play, tablebase, undo};
+use super::{edit, endgame, play, tablebase, undo};
 
 #[derive(Clone, Debug)]
 pub enum Action {
@@ -83,7 +83,7 @@ pub fn update(app: &mut App, action: Action) {
             app.message = None;
         }
         Action::TypeMove(key) => type_move(app, key),
-        Action::Prompt(key) => commands::prompt_key(app, key),
+        Action::Prompt(key) => super::prompt::key(app, key),
         Action::Overlay(key) => overlay_key(app, key),
         Action::Setup(key) => setup_key(app, key),
         Action::Browse(key) => browse::key(app, key),
@@ -185,16 +185,26 @@ fn command(app: &mut App, c: Command) {
         Command::AnalyseGame => start_game_pass(app),
         Command::Save => open_prompt(app, PromptKind::SaveAs),
         Command::WriteGame => open_prompt(app, PromptKind::WriteAs),
+        Command::CopyFen => {
+            let fen = app.position().fen();
+            app.info(format!("copied {fen}"));
+            app.effects.push(Effect::Clipboard(fen));
+        }
+        Command::CopyPgn => {
+            let pgn = app.game.to_game().to_pgn();
+            app.info(format!("copied the game as PGN ({} moves)", app.game.len()));
+            app.effects.push(Effect::Clipboard(pgn));
+        }
         Command::Open => open_prompt(app, PromptKind::OpenPgn),
         Command::Setup => enter_setup(app),
         Command::ModePlay => confirm::ask_or_do(app, Pending::NewGame),
         Command::ModeAnalyse => enter_analyse(app),
         Command::ModeBrowse => browse::enter(app),
         Command::ModeEndgame => {
-            open_prompt(app, PromptKind::Endgame);
-            if let Some(p) = &mut app.prompt {
-                p.text = endgame::DEFAULT_MATERIAL.into();
-            }
+            app.prompt = Some(Prompt::preselected(
+                PromptKind::Endgame,
+                endgame::DEFAULT_MATERIAL,
+            ));
         }
         // Tree commands, handled by `edit::command` above.
         Command::NextVariation
@@ -212,20 +222,27 @@ fn command(app: &mut App, c: Command) {
 }
 
 pub fn open_prompt(app: &mut App, kind: PromptKind) {
-    let text = match kind {
-        PromptKind::SaveAs => app
-            .games_file
-            .as_ref()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default(),
-        PromptKind::OpenPgn => app
-            .library
-            .as_ref()
-            .map(|l| l.path.display().to_string())
-            .unwrap_or_default(),
-        _ => String::new(),
-    };
-    app.prompt = Some(Prompt { kind, text });
+    app.prompt = Some(match kind {
+        PromptKind::SaveAs => Prompt::preselected(
+            kind,
+            app.games_file
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+        ),
+        // The open file, else the current folder: typing replaces it, tab completes in it.
+        PromptKind::OpenPgn => {
+            let folder = std::env::current_dir()
+                .map(|d| format!("{}{}", d.display(), std::path::MAIN_SEPARATOR))
+                .unwrap_or_default();
+            let text = app
+                .library
+                .as_ref()
+                .map_or(folder, |l| l.path.display().to_string());
+            Prompt::preselected(kind, text)
+        }
+        _ => Prompt::new(kind, ""),
+    });
 }
 
 fn request_quit(app: &mut App) {
@@ -340,7 +357,7 @@ fn type_move(app: &mut App, key: EditKey) {
         EditKey::Esc => app.input.clear(),
         EditKey::Tab => {
             let matches = completions(app.position(), &app.input);
-            if let Some(prefix) = common_prefix(&matches) {
+            if let Some(prefix) = super::prompt::common_prefix(&matches) {
                 app.input = prefix;
             }
         }
@@ -413,19 +430,6 @@ pub fn completions(pos: &Position, text: &str) -> Vec<String> {
             (san.starts_with(text) || pos.uci(m).starts_with(text)).then_some(san)
         })
         .collect()
-}
-
-fn common_prefix(words: &[String]) -> Option<String> {
-    let first = words.first()?;
-    let len = words.iter().fold(first.len(), |len, w| {
-        first
-            .bytes()
-            .zip(w.bytes())
-            .take(len)
-            .take_while(|(a, b)| a == b)
-            .count()
-    });
-    Some(first[..len].to_owned())
 }
 
 fn overlay_key(app: &mut App, key: EditKey) {

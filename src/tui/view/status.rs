@@ -8,7 +8,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use crate::chess::Color;
 
-use crate::tui::app::{App, Mode, Severity};
+use crate::tui::app::{App, Mode, Prompt, Severity};
 use crate::tui::clock::format_clock;
 use crate::tui::keymap::Command;
 use crate::tui::update::completions;
@@ -54,17 +54,42 @@ pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
     Paragraph::new(Line::from(spans)).render(area, buf);
 }
 
+/// The prompt's label and text with the cursor on its character (reversed), a selected text
+/// all reversed, and the file names a tab could not choose between.
+fn prompt_line(prompt: &Prompt) -> Line<'_> {
+    let reversed = Style::default().add_modifier(Modifier::REVERSED);
+    let text = prompt.text();
+    let mut spans = vec![Span::styled(
+        prompt.kind.label(),
+        Style::default().add_modifier(Modifier::BOLD),
+    )];
+    if prompt.selected {
+        spans.push(Span::styled(text, reversed));
+    } else {
+        let at = text
+            .char_indices()
+            .nth(prompt.line.cursor())
+            .map_or(text.len(), |(i, _)| i);
+        let (before, rest) = text.split_at(at);
+        let mut rest = rest.chars();
+        let under = rest.next().map_or_else(|| " ".to_owned(), String::from);
+        spans.push(Span::raw(before));
+        spans.push(Span::styled(under, reversed));
+        spans.push(Span::raw(rest.as_str()));
+    }
+    if !prompt.candidates.is_empty() {
+        spans.push(Span::styled(
+            format!("   {}", prompt.candidates.join("  ")),
+            Style::default().add_modifier(Modifier::DIM),
+        ));
+    }
+    Line::from(spans)
+}
+
 pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
     let dim = Style::default().add_modifier(Modifier::DIM);
     let line = if let Some(prompt) = &app.prompt {
-        Line::from(vec![
-            Span::styled(
-                prompt.kind.label(),
-                Style::default().add_modifier(Modifier::BOLD),
-            ),
-            Span::raw(prompt.text.clone()),
-            Span::styled("█", Style::default().add_modifier(Modifier::SLOW_BLINK)),
-        ])
+        prompt_line(prompt)
     } else if let Mode::Setup(s) = &app.mode {
         let error = s.error.as_deref().unwrap_or("");
         Line::from(vec![

@@ -1,0 +1,303 @@
+//! The bottom-line prompt edits like a shell line: the cursor moves (left/right, home/end,
+//! ctrl-a/ctrl-e), ctrl-u and ctrl-w delete, up/down walk the earlier entries of the same
+//! prompt, and tab completes file names.
+
+use std::path::{MAIN_SEPARATOR, Path, PathBuf};
+
+use tui_input::{Input, InputRequest};
+
+use super::app::{App, PromptKind};
+use super::input::EditKey;
+
+/// Entries kept for up/down.
+const HISTORY_LIMIT: usize = 100;
+
+#[derive(Clone, Debug)]
+pub struct Prompt {
+    pub kind: PromptKind,
+    pub line: Input,
+    /// The whole text is selected: the first character typed replaces it.
+    pub selected: bool,
+    /// While walking the history: how many entries back, and the line as it was typed.
+    recall: Option<(usize, String)>,
+    /// File names the last tab could not choose between.
+    pub candidates: Vec<String>,
+}
+
+impl Prompt {
+    pub fn new(kind: PromptKind, text: impl Into<String>) -> Prompt {
+        Prompt {
+            kind,
+            line: Input::new(text.into()),
+            selected: false,
+            recall: None,
+            candidates: Vec::new(),
+        }
+    }
+
+    /// A prompt whose text is selected, so typing replaces it and an arrow key keeps it.
+    pub fn preselected(kind: PromptKind, text: impl Into<String>) -> Prompt {
+        Prompt {
+            selected: true,
+            ..Prompt::new(kind, text)
+        }
+    }
+
+    pub fn text(&self) -> &str {
+        self.line.value()
+    }
+
+    fn takes_file(&self) -> bool {
+        matches!(
+            self.kind,
+            PromptKind::OpenPgn | PromptKind::SaveAs | PromptKind::WriteAs
+        )
+    }
+}
+
+/// A key while the prompt is open.
+pub fn key(app: &mut App, key: EditKey) {
+    let Some(prompt) = app.prompt.as_mut() else {
+        return;
+    };
+    let selected = std::mem::take(&mut prompt.selected);
+    prompt.candidates.clear();
+    let request = match key {
+        EditKey::Char(c) if selected => {
+            prompt.line = Input::new(c.to_string());
+            None
+        }
+        EditKey::Char(c) => Some(InputRequest::InsertChar(c)),
+        EditKey::Backspace if prompt.text().is_empty() => {
+            app.prompt = None;
+            return;
+        }
+        EditKey::Backspace if selected => Some(InputRequest::DeleteLine),
+        EditKey::Backspace => Some(InputRequest::DeletePrevChar),
+        EditKey::Delete => Some(InputRequest::DeleteNextChar),
+        EditKey::Left => Some(InputRequest::GoToPrevChar),
+        EditKey::Right => Some(InputRequest::GoToNextChar),
+        EditKey::Home | EditKey::Ctrl('a') => Some(InputRequest::GoToStart),
+        EditKey::End | EditKey::Ctrl('e') => Some(InputRequest::GoToEnd),
+        EditKey::Ctrl('u') => Some(InputRequest::DeleteFromStart),
+        EditKey::Ctrl('k') => Some(InputRequest::DeleteTillEnd),
+        EditKey::Ctrl('w') => Some(InputRequest::DeletePrevWord),
+        EditKey::Up => return recall(app, 1),
+        EditKey::Down => return recall(app, -1),
+        EditKey::Tab if prompt.takes_file() => {
+            complete_path(prompt);
+            None
+        }
+        EditKey::Esc => {
+            app.prompt = None;
+            return;
+        }
+        EditKey::Enter => {
+            let Some(prompt) = app.prompt.take() else {
+                return;
+            };
+            let text = prompt.text().trim().to_owned();
+            remember(app, prompt.kind, &text);
+            return super::commands::submit(app, prompt.kind, &text);
+        }
+        _ => None,
+    };
+    if let Some(request) = request {
+        prompt.line.handle(request);
+    }
+}
+
+fn remember(app: &mut App, kind: PromptKind, text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    let history = &mut app.prompt_history;
+    history.retain(|(k, t)| !(*k == kind && t == text));
+    if history.len() == HISTORY_LIMIT {
+        history.remove(0);
+    }
+    history.push((kind, text.to_owned()));
+}
+
+/// Up (`step` 1) shows an older entry of this prompt's history, down (-1) a newer one, and past
+/// the newest the line as it was typed.
+fn recall(app: &mut App, step: isize) {
+    let Some(prompt) = app.prompt.as_mut() else {
+        return;
+    };
+    let entries: Vec<&String> = app
+        .prompt_history
+        .iter()
+        .rev()
+        .filter(|(k, _)| *k == prompt.kind)
+        .map(|(_, t)| t)
+        .collect();
+    let (back, draft) = prompt
+        .recall
+        .take()
+        .unwrap_or_else(|| (0, prompt.text().to_owned()));
+    let back = back.saturating_add_signed(step).min(entries.len());
+    let text = match back {
+        0 => draft.clone(),
+        n => entries[n - 1].clone(),
+    };
+    prompt.line = Input::new(text);
+    if back > 0 {
+        prompt.recall = Some((back, draft));
+    }
+}
+
+/// `~/x` is `x` in the home directory, as in a shell.
+pub fn expand_home(text: &str) -> PathBuf {
+    match (text.strip_prefix("~/"), dirs::home_dir()) {
+        (Some(rest), Some(home)) => home.join(rest),
+        _ if text == "~" => dirs::home_dir().unwrap_or_else(|| PathBuf::from(text)),
+        _ => PathBuf::from(text),
+    }
+}
+
+/// Completes the file name before the cursor: the one entry that fits, or as much as all the
+/// entries that fit share (listing them).
+fn complete_path(prompt: &mut Prompt) {
+    let cursor = prompt.line.cursor();
+    let typed: String = prompt.text().chars().take(cursor).collect();
+    let after: String = prompt.text().chars().skip(cursor).collect();
+    let (dir_part, stem) = match typed.rfind(MAIN_SEPARATOR) {
+        Some(i) => typed.split_at(i + 1),
+        None => ("", typed.as_str()),
+    };
+    let dir = if dir_part.is_empty() {
+        PathBuf::from(".")
+    } else {
+        expand_home(dir_part)
+    };
+    let mut names = matching_entries(&dir, stem);
+    names.sort();
+    let Some(common) = common_prefix(&names) else {
+        return;
+    };
+    if names.len() > 1 {
+        prompt.candidates = names;
+    }
+    let completed = format!("{dir_part}{common}");
+    let cursor = completed.chars().count();
+    prompt.line = Input::new(format!("{completed}{after}")).with_cursor(cursor);
+}
+
+/// Names in `dir` that start with `stem` (hidden ones only when asked for), directories with a
+/// separator after them.
+fn matching_entries(dir: &Path, stem: &str) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().to_str()?.to_owned();
+            let wanted =
+                name.starts_with(stem) && (stem.starts_with('.') || !name.starts_with('.'));
+            let is_dir = e.file_type().is_ok_and(|t| t.is_dir());
+            wanted.then(|| {
+                if is_dir {
+                    format!("{name}{MAIN_SEPARATOR}")
+                } else {
+                    name
+                }
+            })
+        })
+        .collect()
+}
+
+/// The longest start all of `words` share; `None` without words.
+pub fn common_prefix(words: &[String]) -> Option<String> {
+    let (first, rest) = words.split_first()?;
+    let mut prefix = first.as_str();
+    for w in rest {
+        let len: usize = prefix
+            .chars()
+            .zip(w.chars())
+            .take_while(|(a, b)| a == b)
+            .map(|(a, _)| a.len_utf8())
+            .sum();
+        prefix = &prefix[..len];
+    }
+    Some(prefix.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::tests::{app, ctrl, keys};
+
+    fn shown(app: &App) -> (String, usize) {
+        let p = app.prompt.as_ref().expect("the prompt is open");
+        (p.text().to_owned(), p.line.cursor())
+    }
+
+    #[test]
+    fn edits_like_a_shell_line() {
+        let mut app = app();
+        keys(&mut app, ":level 5<Left><Left><Left><BS>x");
+        assert_eq!(shown(&app), ("levxl 5".into(), 4));
+        keys(&mut app, "<Home>a<End>0");
+        assert_eq!(shown(&app), ("alevxl 50".into(), 9));
+        ctrl(&mut app, 'w');
+        assert_eq!(shown(&app), ("alevxl ".into(), 7));
+        ctrl(&mut app, 'a');
+        keys(&mut app, "b");
+        ctrl(&mut app, 'e');
+        keys(&mut app, "c");
+        assert_eq!(shown(&app), ("balevxl c".into(), 9));
+        ctrl(&mut app, 'u');
+        assert_eq!(shown(&app), (String::new(), 0));
+        // Backspace on the empty line closes it, and nothing typed after reaches the prompt.
+        keys(&mut app, "<BS>");
+        assert!(app.prompt.is_none());
+    }
+
+    #[test]
+    fn up_and_down_walk_the_entries_of_the_same_prompt() {
+        let mut app = app();
+        keys(&mut app, ":multipv 2<Enter>:multipv 3<Enter>:flip<Enter>");
+        keys(&mut app, ":mul<Up>");
+        assert_eq!(shown(&app).0, "flip");
+        keys(&mut app, "<Up><Up>");
+        assert_eq!(shown(&app).0, "multipv 2");
+        keys(&mut app, "<Up>");
+        assert_eq!(shown(&app).0, "multipv 2", "the oldest stays");
+        keys(&mut app, "<Down><Down><Down>");
+        assert_eq!(shown(&app).0, "mul", "back to what was typed");
+    }
+
+    #[test]
+    fn tab_completes_file_names_and_a_selected_text_is_replaced() {
+        let dir = std::env::temp_dir().join(format!("kibitzer-prompt-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("games")).unwrap();
+        std::fs::write(dir.join("games").join("club-2024.pgn"), "").unwrap();
+        std::fs::write(dir.join("games").join("club-2025.pgn"), "").unwrap();
+        let mut app = app();
+        app.prompt = Some(Prompt::preselected(
+            PromptKind::OpenPgn,
+            format!("{}/", dir.display()),
+        ));
+        keys(&mut app, "<End>g<Tab>");
+        assert_eq!(shown(&app).0, format!("{}/games/", dir.display()));
+        keys(&mut app, "c<Tab>");
+        assert_eq!(shown(&app).0, format!("{}/games/club-202", dir.display()));
+        assert_eq!(
+            app.prompt.as_ref().unwrap().candidates,
+            ["club-2024.pgn", "club-2025.pgn"]
+        );
+        keys(&mut app, "5<Tab>");
+        assert_eq!(
+            shown(&app).0,
+            format!("{}/games/club-2025.pgn", dir.display())
+        );
+        // Typing at once replaces the offered text.
+        app.prompt = Some(Prompt::preselected(PromptKind::OpenPgn, "/some/folder/"));
+        keys(&mut app, "x.pgn");
+        assert_eq!(shown(&app).0, "x.pgn");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
