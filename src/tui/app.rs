@@ -325,8 +325,19 @@ impl App {
             .collect()
     }
 
+    /// The engine's judgement stays hidden: a game against it is on and the config does not
+    /// ask to see it.
+    pub fn engine_hidden(&self) -> bool {
+        matches!(self.mode, Mode::Play(_))
+            && self.game.end().is_none()
+            && !self.config.show_engine_in_play
+    }
+
     /// The best score known for the shown position, White's view.
     pub fn shown_eval(&self) -> Option<Score> {
+        if self.engine_hidden() {
+            return None;
+        }
         if let (Some(root), Some(first)) = (&self.lines_root, self.lines.first())
             && root == self.position()
         {

@@ -71,6 +71,9 @@ pub struct Config {
     pub multipv: u32,
     /// The opponent thinks on the player's time too.
     pub ponder: bool,
+    /// The engine's lines, score and move marks show during a game against it (else only
+    /// once it is over).
+    pub show_engine_in_play: bool,
     pub keys: KeyMap,
     /// Polyglot book file; `None`: the built-in book.
     pub book_file: Option<PathBuf>,
@@ -105,6 +108,7 @@ impl Default for Config {
             threads: 1,
             multipv: 3,
             ponder: false,
+            show_engine_in_play: false,
             keys: KeyMap::default(),
             book_file: None,
             book_depth: 16,
@@ -132,7 +136,9 @@ pub fn default_text() -> String {
          # MINUTES+INCREMENT_SECONDS, or \"untimed\". Presets: 1+0 3+2 5+3 10+5 15+10 30+0.\n\
          time_control = \"5+3\"\n\
          # Engine strength, 1 (weakest) to 20 (full strength).\n\
-         level = 20\n\n\
+         level = 20\n\
+         # Show the engine's lines, score and move marks while a game is on (else at its end).\n\
+         show_engine = false\n\n\
          [engine]\n\
          # Transposition table size in MiB.\n\
          hash_mb = 64\n\
@@ -230,6 +236,12 @@ pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
         match v.as_bool() {
             Some(b) => config.coordinates = b,
             None => bad("display.coordinates", format!("{v} is not true or false")),
+        }
+    }
+    if let Some(v) = get("play", "show_engine") {
+        match v.as_bool() {
+            Some(b) => config.show_engine_in_play = b,
+            None => bad("play.show_engine", format!("{v} is not true or false")),
         }
     }
     if let Some(v) = get("play", "color") {

@@ -60,8 +60,17 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     block.render(area, buf);
     let dim = Style::default().add_modifier(Modifier::DIM);
     let mut text = Vec::new();
-    let (Some(root), Some(first)) = (&app.lines_root, app.lines.first()) else {
+    // Lines only for the shown position, and none during a game against the engine.
+    let shown = app
+        .lines_root
+        .as_ref()
+        .filter(|root| *root == app.position() && !app.engine_hidden());
+    let (Some(root), Some(first)) = (shown, app.lines.first()) else {
         let idle = match app.mode {
+            _ if app.engine_hidden() => "lines hidden until the game ends ([play] show_engine)",
+            Mode::Analyse(_) if app.lines_root.is_some() && app.search.is_some() => {
+                "the engine's lines are for another position"
+            }
             Mode::Analyse(_) => "space: start analysis",
             _ => "",
         };

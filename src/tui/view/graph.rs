@@ -16,6 +16,9 @@ pub const CLAMP: f64 = 5.0;
 
 /// (ply, pawns) points of the known evaluations along `line`.
 pub fn points(app: &App, line: &[NodeId]) -> Vec<(f64, f64)> {
+    if app.engine_hidden() {
+        return Vec::new();
+    }
     line.iter()
         .enumerate()
         .filter_map(|(ply, &n)| {
@@ -46,7 +49,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let marker_line = [(cursor, -CLAMP), (cursor, CLAMP)];
     let zero = [(0.0, 0.0), (moves.max(1) as f64, 0.0)];
     let mut marks: [Vec<(f64, f64)>; 3] = Default::default();
-    for (ply, &n) in line.iter().enumerate().skip(1) {
+    let judged = line
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|_| !app.engine_hidden());
+    for (ply, &n) in judged {
         if let Some(j) = judge_move(&app.game, n) {
             let y = data.iter().find(|p| p.0 == ply as f64).map_or(0.0, |p| p.1);
             let k = match j {

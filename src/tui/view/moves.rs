@@ -205,7 +205,10 @@ impl LineVisitor for MoveList<'_> {
             let sep = if nag.glyph().is_some() { "" } else { " " };
             spans.push(Span::styled(format!("{sep}{}", nag_text(nag)), styles.nag));
         }
-        if !assessed && let Some(j) = judge_move(&self.app.game, node) {
+        if !assessed
+            && !self.app.engine_hidden()
+            && let Some(j) = judge_move(&self.app.game, node)
+        {
             spans.push(Span::styled(j.glyph(), styles.judged));
         }
         self.out.word(spans);

@@ -223,3 +223,30 @@ fn long_games_scroll_the_current_move_into_view() {
     assert!(screen.contains("1. Nf3 Nf6"), "{screen}");
     assert!(!screen.contains("60. Ng1"), "{screen}");
 }
+
+#[test]
+fn a_game_against_the_engine_hides_its_judgement_until_the_end() {
+    let mut app = sample();
+    app.mode = playing(Color::White).mode;
+    let screen = text(&draw(&app, 120, 40));
+    assert!(!screen.contains("+4.00"), "{screen}");
+    assert!(!screen.contains("a6??"), "{screen}");
+    assert!(
+        screen.contains("lines hidden until the game ends"),
+        "{screen}"
+    );
+    app.config.show_engine_in_play = true;
+    assert!(text(&draw(&app, 120, 40)).contains("+4.00 4.Ba4"));
+    app.config.show_engine_in_play = false;
+    app.game.adjudicate(crate::game::Ending::Resignation {
+        winner: Color::Black,
+    });
+    let screen = text(&draw(&app, 120, 40));
+    assert!(
+        screen.contains("+4.00 4.Ba4") && screen.contains("a6??"),
+        "{screen}"
+    );
+    // Lines for another position than the shown one are not shown.
+    keys(&mut app, "k");
+    assert!(!text(&draw(&app, 120, 40)).contains("4.Ba4"));
+}
