@@ -98,6 +98,11 @@ pub fn endgame(args: EndgameArgs) -> anyhow::Result<()> {
     {
         bail!("'{target}' is neither a material ({material}) nor a FEN ({fen})");
     }
+    let (config, _) = tui::config::load(tui::config::config_path().as_deref());
+    let tables = tui::tablebase::TbPanel::open(&config);
+    if tables.tables.is_none() {
+        bail!("the endgame trainer needs tablebases; {}", tables.note);
+    }
     open(Options {
         ascii: args.ascii,
         start: Start::Endgame(target),

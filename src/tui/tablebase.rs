@@ -31,8 +31,13 @@ pub struct TbPanel {
 impl TbPanel {
     /// Opens the configured tables; without any the panel says why, once.
     pub fn open(config: &Config) -> TbPanel {
-        let (path, label) = match &config.tablebase_path {
-            Some(p) => (OsString::from(p), p.clone()),
+        let chosen = config
+            .tablebase_path
+            .clone()
+            .or_else(|| std::env::var("KIBITZER_SYZYGY").ok())
+            .filter(|p| !p.is_empty());
+        let (path, label) = match chosen {
+            Some(p) => (OsString::from(&p), p),
             None => {
                 let dirs = default_dirs();
                 let label = dirs
@@ -42,17 +47,16 @@ impl TbPanel {
                     .join(", ");
                 let existing: Vec<PathBuf> = dirs.into_iter().filter(|d| d.is_dir()).collect();
                 if existing.is_empty() {
-                    return TbPanel::none(format!(
-                        "no tablebases: put Syzygy files in {label} or set [tablebase] path"
-                    ));
+                    return TbPanel::none(format!("no tablebases: {}", where_to_put(&label)));
                 }
                 (std::env::join_paths(existing).unwrap_or_default(), label)
             }
         };
         match Tablebases::open(&path) {
-            Ok((tables, _)) if tables.files() == 0 => {
-                TbPanel::none(format!("no Syzygy table files in {label}"))
-            }
+            Ok((tables, _)) if tables.files() == 0 => TbPanel::none(format!(
+                "no Syzygy table files in {label}: {}",
+                where_to_put(&label)
+            )),
             // Unusable files are skipped; the probe that needs one says so.
             Ok((tables, warnings)) => TbPanel {
                 note: format!(
@@ -122,6 +126,15 @@ impl TbPanel {
 }
 
 /// ./tablebases, then the data directory's kibitzer/tablebases.
+/// Where tables go and how to get them, for a message.
+fn where_to_put(label: &str) -> String {
+    format!(
+        "put Syzygy files (.rtbw and .rtbz; the 3-5 piece set is about 1 GB, downloadable from \
+         syzygy-tables.info) in {label}, or point [tablebase] path in config.toml or \
+         KIBITZER_SYZYGY at their folder"
+    )
+}
+
 fn default_dirs() -> Vec<PathBuf> {
     let mut dirs = vec![PathBuf::from("tablebases")];
     if let Some(d) = dirs::data_dir() {
