@@ -61,6 +61,9 @@ impl SetupState {
             .filter(|&(_, on)| on)
             .fold(Bitboard::EMPTY, |bb, (&sq, _)| bb.with(sq));
         setup.ep_square = None;
+        // A position set up by hand starts a game of its own: move 1, no moves towards fifty.
+        setup.halfmoves = 0;
+        setup.fullmoves = 1;
         Position::from_setup(setup, CastlingMode::Standard).map_err(|e| e.to_string())
     }
 
@@ -79,6 +82,9 @@ mod tests {
         let mut s = SetupState::from_position(&Position::startpos());
         assert!(s.castling.iter().all(|&c| c));
         assert_eq!(s.build().unwrap(), Position::startpos());
+        let later = Position::from_fen("4k3/8/8/8/8/8/8/4K3 b - - 37 60").unwrap();
+        let from_later = SetupState::from_position(&later).build().unwrap();
+        assert_eq!(from_later.fen(), "4k3/8/8/8/8/8/8/4K3 b - - 0 1");
         s.clear();
         assert!(s.build().unwrap_err().contains("no king"));
         s.cursor = Square::E1;

@@ -51,7 +51,44 @@ pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
     if let Mode::Play(p) = &app.mode {
         spans.push(Span::raw(format!("  level {}", p.level)));
     }
+    if let Mode::Analyse(_) = app.mode
+        && let Some(label) = game_label(app.game.headers())
+    {
+        spans.push(Span::raw(format!("  {label}")));
+    }
     Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+/// "Carlsen (2863) - Caruana (2835), London 2018, ½-½" from a game's tags, when it names its
+/// players.
+fn game_label(headers: &crate::game::Headers) -> Option<String> {
+    let known = |tag: &str| {
+        headers
+            .get(tag)
+            .filter(|v| !v.is_empty() && *v != "?" && *v != "-")
+    };
+    let player = |name: &str, elo: &str| {
+        let name = known(name).unwrap_or("?");
+        match known(elo) {
+            Some(elo) => format!("{name} ({elo})"),
+            None => name.to_owned(),
+        }
+    };
+    if known("White").is_none() && known("Black").is_none() {
+        return None;
+    }
+    let mut label = format!(
+        "{} - {}",
+        player("White", "WhiteElo"),
+        player("Black", "BlackElo")
+    );
+    if let Some(event) = known("Event") {
+        label.push_str(&format!(", {event}"));
+    }
+    if let Some(result) = known("Result").filter(|r| *r != "*") {
+        label.push_str(&format!(", {}", result.replace("1/2", "½")));
+    }
+    Some(label)
 }
 
 /// The prompt's label and text with the cursor on its character (reversed), a selected text

@@ -250,3 +250,19 @@ fn a_game_against_the_engine_hides_its_judgement_until_the_end() {
     keys(&mut app, "k");
     assert!(!text(&draw(&app, 120, 40)).contains("4.Ba4"));
 }
+
+#[test]
+fn analyse_mode_names_the_players_event_and_result() {
+    let mut app = sample();
+    let headers = app.game.headers_mut();
+    headers.set("White", "Carlsen, Magnus");
+    headers.set("WhiteElo", "2863");
+    headers.set("Black", "Caruana, Fabiano");
+    headers.set("Event", "World Championship");
+    headers.set("Result", "1/2-1/2");
+    let screen = text(&draw(&app, 160, 40));
+    assert!(
+        screen.contains("Carlsen, Magnus (2863) - Caruana, Fabiano, World Championship, ½-½"),
+        "{screen}"
+    );
+}
