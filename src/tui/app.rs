@@ -64,7 +64,10 @@ pub struct AnalyseState {
 /// A dialog over the board; it takes the keys while open.
 #[derive(Clone, Debug)]
 pub enum Overlay {
-    Help,
+    /// The keys of the current mode and the `:` commands, scrolled this many lines.
+    Help {
+        scroll: usize,
+    },
     ConfirmQuit,
     /// A game from the last session can be resumed.
     Resume(Box<super::autosave::Saved>),

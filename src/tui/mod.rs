@@ -16,6 +16,7 @@ mod edit;
 pub mod endgame;
 pub mod engine_link;
 pub mod game;
+mod help;
 pub mod input;
 pub mod keymap;
 pub mod layout;

@@ -547,7 +547,7 @@ fn new_game_dialog() {
 fn help_overlay_takes_any_key() {
     let mut app = playing(Color::White);
     keys(&mut app, "?");
-    assert!(matches!(app.overlay, Some(Overlay::Help)));
+    assert!(matches!(app.overlay, Some(Overlay::Help { .. })));
     keys(&mut app, "e");
     assert!(app.overlay.is_none());
     assert!(app.input.is_empty());

@@ -157,7 +157,7 @@ fn command(app: &mut App, c: Command) {
     }
     match c {
         Command::Quit => request_quit(app),
-        Command::Help => app.overlay = Some(Overlay::Help),
+        Command::Help => app.overlay = Some(Overlay::Help { scroll: 0 }),
         Command::Flip => app.flipped = !app.flipped,
         Command::Takeback if matches!(app.mode, Mode::Endgame(_)) => endgame::takeback(app),
         Command::Takeback if matches!(app.mode, Mode::Play(_)) => play::takeback(app),
@@ -437,7 +437,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
         return;
     };
     match overlay {
-        Overlay::Help => {}
+        Overlay::Help { scroll } => super::help::key(app, scroll, key),
         Overlay::Confirm(action) => confirm::key(app, action, key),
         Overlay::ConfirmQuit => match key {
             EditKey::Char('y' | 'Y') => {

@@ -8,16 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use crate::tui::app::{App, Overlay};
 use crate::tui::clock::PRESETS;
-use crate::tui::commands::COMMAND_HELP;
-use crate::tui::keymap::COMMANDS;
-
-/// `s` cut or padded to exactly `width` cells.
-fn fit(s: &str, width: usize) -> String {
-    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
-    let len = out.chars().count();
-    out.extend(std::iter::repeat_n(' ', width - len.min(width)));
-    out
-}
+use crate::tui::help;
 
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
     let w = w.min(area.width);
@@ -33,60 +24,35 @@ fn centered(area: Rect, w: u16, h: u16) -> Rect {
 pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let (title, lines, w): (&str, Vec<Line>, u16) = match overlay {
-        Overlay::Help => {
-            let entries: Vec<String> = COMMANDS
-                .iter()
-                .map(|&(command, _, _, help)| {
-                    let keys: Vec<String> = app
-                        .config
-                        .keys
-                        .keys_for(command)
-                        .map(|k| k.to_string())
-                        .collect();
-                    let key = if keys.is_empty() {
-                        "-".to_owned()
+        Overlay::Help { scroll } => {
+            let all = help::lines(app);
+            // Borders and the footer take four rows; the rest shows a window of the text.
+            let rows = usize::from(area.height.saturating_sub(4)).max(1);
+            let first = (*scroll).min(all.len().saturating_sub(rows));
+            let shown = all.iter().skip(first).take(rows);
+            let mut lines: Vec<Line> = shown
+                .enumerate()
+                .map(|(i, l)| {
+                    let heading = !l.starts_with(' ')
+                        && !l.is_empty()
+                        && (first + i == 0 || l.starts_with("Commands"));
+                    if heading {
+                        Line::styled(l.clone(), bold)
                     } else {
-                        keys.join("/")
-                    };
-                    format!("{key:>8}  {help}")
+                        Line::raw(l.clone())
+                    }
                 })
                 .collect();
-            // Two columns when one would not fit the terminal's height.
-            let w = area.width.min(160);
-            let columns = if entries.len() + 6 > area.height as usize {
-                2
-            } else {
-                1
-            };
-            let col_w = (w as usize).saturating_sub(4) / columns;
-            let rows = entries.len().div_ceil(columns);
-            let mut lines = vec![Line::styled("Keys", bold)];
-            for r in 0..rows {
-                let text: String = (0..columns)
-                    .filter_map(|c| entries.get(c * rows + r))
-                    .map(|e| fit(e, col_w))
-                    .collect();
-                lines.push(Line::raw(text));
-            }
-            for extra in [
-                "  arrows  move the cursor; enter picks up / drops a piece",
-                "   mouse  click or drag pieces; click the graph to jump; wheel steps",
-                "  typing  a-h, N B R Q K, O start a move: e4, Nf3, O-O, e2e4; tab completes",
-                "  browse  type to filter; up/down/pgup/pgdn; enter opens; esc back",
-                " endgame  f5 or :endgame KRvK; t best move, u takeback, n new position",
-                "  ctrl-c  quit",
-            ] {
-                lines.push(Line::raw(extra));
-            }
-            lines.push(Line::styled("Commands (:)", bold));
-            for (c, help) in COMMAND_HELP {
-                lines.push(Line::raw(format!("  :{c}  {help}")));
-            }
+            let last = (first + rows).min(all.len());
             lines.push(Line::styled(
-                "any key closes this",
+                format!(
+                    "lines {}-{last} of {}: up/down/pgup/pgdn scroll, any other key closes",
+                    first + 1,
+                    all.len()
+                ),
                 Style::default().add_modifier(Modifier::DIM),
             ));
-            ("Help", lines, w)
+            ("Help", lines, area.width.min(84))
         }
         Overlay::ConfirmQuit => (
             "Quit",

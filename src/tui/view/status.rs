@@ -10,7 +10,6 @@ use crate::chess::Color;
 
 use crate::tui::app::{App, Mode, Prompt, Severity};
 use crate::tui::clock::format_clock;
-use crate::tui::keymap::Command;
 use crate::tui::update::completions;
 
 pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
@@ -169,24 +168,7 @@ pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
             Span::styled(format!("   {shown}"), dim),
         ])
     } else {
-        let key = |c: Command| {
-            app.config
-                .keys
-                .key_for(c)
-                .map_or("-".to_owned(), |k| k.to_string())
-        };
-        Line::styled(
-            format!(
-                " type a move (e4, Nf3) or arrows+enter · {} help · {} command · {} new · {} flip · {} takeback · {} quit",
-                key(Command::Help),
-                key(Command::CommandLine),
-                key(Command::NewGame),
-                key(Command::Flip),
-                key(Command::Takeback),
-                key(Command::Quit)
-            ),
-            dim,
-        )
+        Line::styled(crate::tui::help::hint(app), dim)
     };
     Paragraph::new(line).render(area, buf);
 }

@@ -266,3 +266,23 @@ fn analyse_mode_names_the_players_event_and_result() {
         "{screen}"
     );
 }
+
+#[test]
+fn help_scrolls_through_every_key_and_command_at_80x24() {
+    let mut app = sample();
+    keys(&mut app, "?");
+    let first = text(&draw(&app, 80, 24));
+    assert!(first.contains("Keys in analyse mode"), "{first}");
+    assert!(first.contains("ctrl-z  undo the last edit"), "{first}");
+    assert!(first.contains("lines 1-20 of"), "{first}");
+    // Scrolled to the end: the last : command shows, and the board is still behind.
+    keys(&mut app, "<End>");
+    let last = text(&draw(&app, 80, 24));
+    assert!(last.contains(":analyse-game"), "{last}");
+    assert!(!last.contains("Keys in analyse mode"), "{last}");
+    keys(&mut app, "x");
+    assert!(app.overlay.is_none());
+    // The hint at the bottom follows the mode.
+    let bottom = text(&draw(&app, 160, 24));
+    assert!(bottom.contains("space engine · u undo"), "{bottom}");
+}
