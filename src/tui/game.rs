@@ -322,10 +322,36 @@ impl Record {
 
     /// The game for writing as PGN: the result token and `Result`/`Termination` tags follow
     /// how it ended (or keep what the file said while it goes on).
+    /// The game as PGN will hold it, with what the screen shows: each known evaluation as
+    /// `[%eval]`, and the moves the evaluations judge marked with a NAG and a note, the way
+    /// `annotate` writes them (a move the user already assessed keeps their mark).
     pub fn to_game(&self) -> Game {
         let mut game = self.game.clone();
         if let Some(end) = self.end() {
             game.set_ending(end);
+        }
+        for (&id, &score) in &self.evals {
+            let finished = self.position(id).legal_moves().is_empty();
+            if finished {
+                continue;
+            }
+            let node = game.tree.node_mut(id);
+            let comment = node.comment_after.get_or_insert_with(Comment::default);
+            let eval = game::Eval {
+                score: match score {
+                    Score::Cp(cp) => game::Score::Centipawns(cp),
+                    Score::Mate(n) => game::Score::Mate(n),
+                },
+                depth: None,
+            };
+            comment.commands.retain(|c| !matches!(c, Command::Eval(_)));
+            comment.commands.push(Command::Eval(eval));
+            let judged = super::review::judge_move(self, id);
+            if let Some(judgement) = judged.filter(|_| !node.nags.iter().any(|&n| is_assessment(n)))
+            {
+                node.nags.push(judgement.nag());
+                comment.merge(Comment::text(&format!("{}.", judgement.name())));
+            }
         }
         game
     }

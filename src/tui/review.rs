@@ -20,6 +20,23 @@ pub enum Judgement {
 }
 
 impl Judgement {
+    /// The NAG `annotate` writes for it: `$6` (?!), `$2` (?), `$4` (??).
+    pub fn nag(self) -> crate::game::Nag {
+        crate::game::Nag(match self {
+            Judgement::Inaccuracy => 6,
+            Judgement::Mistake => 2,
+            Judgement::Blunder => 4,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Judgement::Inaccuracy => "Inaccuracy",
+            Judgement::Mistake => "Mistake",
+            Judgement::Blunder => "Blunder",
+        }
+    }
+
     pub fn glyph(self) -> &'static str {
         match self {
             Judgement::Inaccuracy => "?!",

@@ -419,3 +419,39 @@ fn big_file_index_filter_and_check_times() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn written_games_keep_the_evaluations_and_marks_shown() {
+    let mut app = analysing("e4<Enter>e5<Enter>Qh5<Enter>Nc6<Enter>Bc4<Enter>Nf6<Enter>");
+    for (ply, cp) in [
+        (0, 20),
+        (1, 30),
+        (2, 25),
+        (3, 0),
+        (4, 10),
+        (5, 30),
+        (6, 900),
+    ] {
+        let node = main_node(&app, ply);
+        app.game
+            .set_eval(node, crate::tui::engine_link::Score::Cp(cp));
+    }
+    // The user's own mark on Nc6 stays; Nf6?? is marked by the evaluations.
+    keys(&mut app, "<Home>jjjj2");
+    let pgn = app.game.to_game().to_pgn();
+    let back = parse_all(&pgn).remove(0).game;
+    let tree = &back.tree;
+    let nodes: Vec<NodeId> = tree.mainline().collect();
+    let eval = |i: usize| {
+        tree.node(nodes[i])
+            .comment_after
+            .as_ref()
+            .and_then(|c| c.eval())
+            .map(|e| e.score)
+    };
+    assert_eq!(eval(5), Some(crate::game::Score::Centipawns(900)), "{pgn}");
+    assert_eq!(eval(0), Some(crate::game::Score::Centipawns(30)), "{pgn}");
+    assert_eq!(tree.node(nodes[5]).nags, [Nag(4)], "{pgn}");
+    assert!(pgn.contains("Blunder."), "{pgn}");
+    assert_eq!(tree.node(nodes[3]).nags, [Nag(2)], "the user's mark: {pgn}");
+}
