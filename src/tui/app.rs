@@ -80,9 +80,34 @@ pub enum Overlay {
     },
 }
 
+/// The fields of the new-game dialog, top to bottom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DialogField {
+    Color,
+    Time,
+    Level,
+    Book,
+}
+
+impl DialogField {
+    const ALL: [DialogField; 4] = [
+        DialogField::Color,
+        DialogField::Time,
+        DialogField::Level,
+        DialogField::Book,
+    ];
+
+    /// The field `step` places down (up when negative), wrapping around.
+    pub fn step(self, step: i32) -> DialogField {
+        let i = Self::ALL.iter().position(|&f| f == self).unwrap_or(0) as i32;
+        Self::ALL[(i + step).rem_euclid(Self::ALL.len() as i32) as usize]
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct NewGameDialog {
-    pub field: usize,
+    pub field: DialogField,
+    /// Index into `clock::PRESETS`.
     pub color: Color,
     pub preset: usize,
     pub level: u8,

@@ -11,7 +11,7 @@ use super::app::{App, Effect, Mode, Severity};
 use super::confirm::{self, Pending};
 use super::game::Record;
 use super::input::EditKey;
-use super::update;
+use super::{start, update};
 
 /// An open PGN file.
 #[derive(Clone, Debug)]
@@ -188,7 +188,7 @@ pub fn key(app: &mut App, key: EditKey) {
             lib.filter.clear();
             lib.refilter(false);
         }
-        EditKey::Esc => update::enter_analyse(app),
+        EditKey::Esc => start::enter_analyse(app),
         EditKey::Tab | EditKey::Left | EditKey::Right | EditKey::Delete | EditKey::Ctrl(_) => {}
     }
 }

@@ -13,8 +13,25 @@ pub enum TimeControl {
     Fischer { base: Duration, increment: Duration },
 }
 
-/// Presets offered in the new-game dialog, as written on the command line.
-pub const PRESETS: [&str; 7] = ["1+0", "3+2", "5+3", "10+5", "15+10", "30+0", "untimed"];
+const fn fischer(minutes: u64, increment_s: u64) -> TimeControl {
+    TimeControl::Fischer {
+        base: Duration::from_secs(minutes * 60),
+        increment: Duration::from_secs(increment_s),
+    }
+}
+
+/// Presets offered in the new-game dialog.
+pub const PRESETS: [TimeControl; 7] = [
+    fischer(1, 0),
+    fischer(3, 2),
+    fischer(5, 3),
+    fischer(10, 5),
+    fischer(15, 10),
+    fischer(30, 0),
+    TimeControl::Untimed,
+];
+/// 5+3, when the configured time control is not a preset.
+pub const DEFAULT_PRESET: usize = 2;
 
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 #[error("'{0}' is not a time control (examples: 5+3, 10, 0.5+1, untimed)")]
@@ -204,7 +221,7 @@ mod tests {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
         for p in PRESETS {
-            assert!(p.parse::<TimeControl>().is_ok(), "{p}");
+            assert_eq!(p.to_string().parse::<TimeControl>(), Ok(p), "{p}");
         }
     }
 

@@ -3,9 +3,11 @@
 use crate::chess::{Color, Position};
 
 use super::app::{App, Mode, PromptKind};
+use super::config::MAX_LEVEL;
 use super::confirm::{self, Pending};
 use super::keymap::Command;
 use super::prompt::expand_home;
+use super::start;
 use super::update::{self, Action};
 
 /// `:` commands and what they do, for `:help` and the help screen.
@@ -113,7 +115,7 @@ fn run_command(app: &mut App, text: &str) {
         "level" => match rest
             .first()
             .and_then(|s| s.parse::<u8>().ok())
-            .filter(|l| (1..=20).contains(l))
+            .filter(|l| (1..=MAX_LEVEL).contains(l))
         {
             Some(level) => {
                 app.config.level = level;
@@ -128,7 +130,7 @@ fn run_command(app: &mut App, text: &str) {
         {
             Some(n) => {
                 app.config.multipv = n;
-                update::set_engine_options(app);
+                start::set_engine_options(app);
                 app.lines.truncate(n as usize);
             }
             None => app.error("multipv takes a number from 1 to 10"),
@@ -224,7 +226,7 @@ fn play_command(app: &mut App, args: &[&str]) {
                 match args
                     .get(i)
                     .and_then(|s| s.parse::<u8>().ok())
-                    .filter(|l| (1..=20).contains(l))
+                    .filter(|l| (1..=MAX_LEVEL).contains(l))
                 {
                     Some(l) => level = l,
                     None => return app.error("level takes a number from 1 to 20"),
@@ -242,5 +244,5 @@ fn play_command(app: &mut App, args: &[&str]) {
         Mode::Analyse(_) if app.game.is_empty() => app.game.start().clone(),
         _ => Position::startpos(),
     };
-    update::start_play(app, start, color, tc, level);
+    start::start_play(app, start, color, tc, level);
 }

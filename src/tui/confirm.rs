@@ -6,7 +6,7 @@ use crate::chess::Position;
 use super::app::{App, Overlay, Severity};
 use super::game::Record;
 use super::input::EditKey;
-use super::{endgame, play, update};
+use super::{endgame, play, start};
 
 /// An action waiting for the user's yes.
 #[derive(Clone, Debug)]
@@ -63,13 +63,13 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
 
 fn carry_out(app: &mut App, action: Pending) {
     match action {
-        Pending::NewGame => update::open_new_game(app),
+        Pending::NewGame => start::open_new_game(app),
         Pending::Position(pos, message) => {
-            update::enter_analyse_from(app, *pos);
+            start::enter_analyse_from(app, *pos);
             app.info(message);
         }
         Pending::Game(record, severity, message) => {
-            update::enter_analyse_with(app, *record);
+            start::enter_analyse_with(app, *record);
             app.message = Some((severity, message));
         }
         Pending::Endgame(target) => endgame::start(app, &target),

@@ -15,6 +15,7 @@ mod confirm;
 mod edit;
 pub mod endgame;
 pub mod engine_link;
+mod engine_sync;
 pub mod game;
 mod help;
 pub mod input;
@@ -24,8 +25,10 @@ mod play;
 mod prompt;
 pub mod review;
 pub mod setup;
+pub mod start;
 pub mod tablebase;
 mod terminal;
+mod typed;
 mod undo;
 pub mod update;
 pub mod view;
@@ -110,21 +113,21 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
         app.config.time_control,
     );
     match &options.start {
-        Start::Default => update::start_play(&mut app, Position::startpos(), color, tc, level),
+        Start::Default => start::start_play(&mut app, Position::startpos(), color, tc, level),
         Start::Play {
             color: c,
             level: l,
             time_control: t,
-        } => update::start_play(
+        } => start::start_play(
             &mut app,
             Position::startpos(),
             c.unwrap_or(color),
             t.unwrap_or(tc),
             l.unwrap_or(level),
         ),
-        Start::Analyse(pos) => update::enter_analyse_from(&mut app, (**pos).clone()),
+        Start::Analyse(pos) => start::enter_analyse_from(&mut app, (**pos).clone()),
         Start::Browse(path) => {
-            update::enter_analyse_from(&mut app, Position::startpos());
+            start::enter_analyse_from(&mut app, Position::startpos());
             browse::open(&mut app, path.clone());
         }
         Start::Endgame(target) => endgame::start(&mut app, target),

@@ -2,6 +2,12 @@
 
 use crate::chess::{Bitboard, CastlingMode, Color, Piece, Position, Setup, Square};
 
+use super::app::{App, Mode, PromptKind};
+use super::confirm::{self, Pending};
+use super::input::EditKey;
+use super::start::enter_analyse;
+use super::update::open_prompt;
+
 #[derive(Clone, Debug)]
 pub struct SetupState {
     pub setup: Setup,
@@ -69,6 +75,53 @@ impl SetupState {
 
     pub fn turn(&self) -> Color {
         self.setup.turn
+    }
+}
+
+pub fn enter(app: &mut App) {
+    app.mode = Mode::Setup(SetupState::from_position(app.position()));
+    app.selected = None;
+}
+
+pub fn key(app: &mut App, key: EditKey) {
+    let Mode::Setup(s) = &mut app.mode else {
+        return;
+    };
+    let flip = app.flipped;
+    let step = |sq: Square, df: i32, dr: i32| {
+        let (df, dr) = if flip { (-df, -dr) } else { (df, dr) };
+        let f = (sq.file().index() as i32 + df).clamp(0, 7);
+        let r = (sq.rank().index() as i32 + dr).clamp(0, 7);
+        Square::new((r * 8 + f) as u32)
+    };
+    match key {
+        EditKey::Left => s.cursor = step(s.cursor, -1, 0),
+        EditKey::Right => s.cursor = step(s.cursor, 1, 0),
+        EditKey::Up => s.cursor = step(s.cursor, 0, 1),
+        EditKey::Down => s.cursor = step(s.cursor, 0, -1),
+        EditKey::Char(' ' | 'x') | EditKey::Backspace => s.put(None),
+        EditKey::Char(
+            c @ ('p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K'),
+        ) => {
+            s.put(Piece::from_char(c));
+        }
+        EditKey::Tab | EditKey::Char('w') => s.toggle_turn(),
+        EditKey::Char(c @ '1'..='4') => s.toggle_castling(c as usize - '1' as usize),
+        EditKey::Char('c') => s.clear(),
+        EditKey::Char('s') => *s = SetupState::from_position(&Position::startpos()),
+        EditKey::Char('f') => open_prompt(app, PromptKind::Fen),
+        EditKey::Enter => match s.build() {
+            Ok(pos) => confirm::ask_or_do(
+                app,
+                Pending::Position(
+                    Box::new(pos),
+                    "position set up; space starts the engine, n plays it",
+                ),
+            ),
+            Err(e) => s.error = Some(e),
+        },
+        EditKey::Esc => enter_analyse(app),
+        _ => {}
     }
 }
 

@@ -12,7 +12,8 @@ use super::config::Config;
 use super::engine_link::{EngineCommand, EngineEvent, GoLimits, PvInfo, Score};
 use super::input::action_for;
 use super::keymap::Command;
-use super::update::{Action, start_play, update};
+use super::start::start_play;
+use super::update::{Action, update};
 use crate::game::{Ending, GameResult};
 
 pub fn app() -> App {
@@ -237,12 +238,12 @@ fn typed_moves_san_uci_prefix_and_errors() {
 fn an_ambiguous_typed_move_names_the_candidates() {
     let pos = Position::from_fen("4k3/8/8/8/8/R6R/8/4K3 w - - 0 1").unwrap();
     assert_eq!(
-        super::update::parse_typed(&pos, "Rd3").unwrap_err(),
+        super::typed::parse_typed(&pos, "Rd3").unwrap_err(),
         "Rd3 is ambiguous: Rad3 or Rhd3"
     );
     let three = Position::from_fen("4k3/8/8/8/1N3N2/8/1N6/4K3 w - - 0 1").unwrap();
     assert_eq!(
-        super::update::parse_typed(&three, "Nd3").unwrap_err(),
+        super::typed::parse_typed(&three, "Nd3").unwrap_err(),
         "Nd3 is ambiguous: N2d3, Nb4d3 or Nfd3"
     );
 }
@@ -281,7 +282,7 @@ fn arrows_enter_and_mouse_pick_squares() {
 fn promotion_asks_for_the_piece() {
     let mut app = app();
     let pos = Position::from_fen("8/1P4k1/8/8/8/8/6K1/8 w - - 0 1").unwrap();
-    super::update::enter_analyse_from(&mut app, pos);
+    super::start::enter_analyse_from(&mut app, pos);
     app.cursor = Square::B7;
     keys(&mut app, "<Enter><Up><Enter>");
     assert!(matches!(app.overlay, Some(Overlay::Promotion { .. })));
@@ -466,7 +467,7 @@ fn analyse_mode_infinite_analysis_follows_navigation() {
 #[test]
 fn whole_game_analysis_walks_every_ply() {
     let mut app = app();
-    super::update::enter_analyse_from(&mut app, Position::startpos());
+    super::start::enter_analyse_from(&mut app, Position::startpos());
     keys(&mut app, "e4<Enter>e5<Enter>");
     ctrl(&mut app, 'a');
     for ply in 0..=2 {

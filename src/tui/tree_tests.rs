@@ -10,8 +10,9 @@ use crate::game::{GameIndex, Nag, NodeId, PgnReader, parse_all};
 
 use super::app::{App, Effect, Mode, Overlay, PromptKind};
 use super::browse::LibraryEvent;
+use super::start::enter_analyse_from;
 use super::tests::{app, ctrl, keys, main_node, sans};
-use super::update::{Action, enter_analyse_from, update};
+use super::update::{Action, update};
 
 fn analysing(moves: &str) -> App {
     let mut app = app();

@@ -220,7 +220,7 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
         options: Vec::new(),
     }];
     app.config.analysis = "sf".into();
-    crate::tui::update::enter_analyse(&mut app);
+    crate::tui::start::enter_analyse(&mut app);
     app.effects.clear();
     keys(&mut app, " ");
     let used: Vec<_> = app

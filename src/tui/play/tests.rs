@@ -5,8 +5,9 @@ use crate::chess::{Color, Position};
 use crate::tui::app::{App, Effect, Reference};
 use crate::tui::config::BookChoice;
 use crate::tui::engine_link::EngineCommand;
+use crate::tui::start::start_play;
 use crate::tui::tests::{app, keys};
-use crate::tui::update::{settle, start_play};
+use crate::tui::update::settle;
 
 fn engine_plays_white(configure: impl FnOnce(&mut App)) -> App {
     let mut app = app();
@@ -78,7 +79,7 @@ fn book_command_sets_variety_and_depth() {
 fn book_panel_shows_weights_and_shares() {
     let mut app = app();
     app.book = Some(Book::embedded());
-    crate::tui::update::enter_analyse(&mut app);
+    crate::tui::start::enter_analyse(&mut app);
     if app.book_moves().is_empty() {
         return;
     }

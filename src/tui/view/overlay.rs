@@ -6,8 +6,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
-use crate::tui::app::{App, Overlay};
+use crate::tui::app::{App, DialogField, Overlay};
 use crate::tui::clock::PRESETS;
+use crate::tui::config::MAX_LEVEL;
 use crate::tui::help;
 
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
@@ -96,18 +97,30 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
             60,
         ),
         Overlay::NewGame(d) => {
-            let mark = |i: usize| if d.field == i { "▶ " } else { "  " };
+            let mark = |f: DialogField| if d.field == f { "▶ " } else { "  " };
             (
                 "New game",
                 vec![
                     Line::raw(format!(
                         "{}You play   ◀ {} ▶",
-                        mark(0),
+                        mark(DialogField::Color),
                         d.color.fold("White", "Black")
                     )),
-                    Line::raw(format!("{}Time       ◀ {} ▶", mark(1), PRESETS[d.preset])),
-                    Line::raw(format!("{}Level      ◀ {} ▶  (1-20)", mark(2), d.level)),
-                    Line::raw(format!("{}Book       ◀ {} ▶", mark(3), d.book.name())),
+                    Line::raw(format!(
+                        "{}Time       ◀ {} ▶",
+                        mark(DialogField::Time),
+                        PRESETS[d.preset]
+                    )),
+                    Line::raw(format!(
+                        "{}Level      ◀ {} ▶  (1-{MAX_LEVEL})",
+                        mark(DialogField::Level),
+                        d.level
+                    )),
+                    Line::raw(format!(
+                        "{}Book       ◀ {} ▶",
+                        mark(DialogField::Book),
+                        d.book.name()
+                    )),
                     Line::raw(""),
                     Line::styled(
                         "up/down: field  left/right: change  enter: start  esc: cancel",

@@ -10,7 +10,7 @@ use crate::chess::Color;
 
 use crate::tui::app::{App, Mode, Prompt, Severity};
 use crate::tui::clock::format_clock;
-use crate::tui::update::completions;
+use crate::tui::typed::completions;
 
 pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
     let bold = Style::default().add_modifier(Modifier::BOLD);

@@ -42,7 +42,7 @@ fn symbol_at_square(app: &App, buf: &Buffer, sq: Square) -> String {
 fn sample() -> App {
     let mut app = playing(Color::White);
     app.book = None;
-    crate::tui::update::enter_analyse(&mut app);
+    crate::tui::start::enter_analyse(&mut app);
     keys(
         &mut app,
         "e4<Enter>e5<Enter>Nf3<Enter>Nc6<Enter>Bb5<Enter>a6<Enter>",
@@ -177,7 +177,7 @@ fn frame_render_time_at_200x60() {
 fn annotated() -> App {
     let mut app = crate::tui::tests::app();
     app.book = None;
-    crate::tui::update::enter_analyse_from(&mut app, crate::chess::Position::startpos());
+    crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
     keys(
         &mut app,
         "e4<Enter>c5<Enter>Nf3<Enter>d6<Enter>d4<Enter>cxd4<Enter><Home>j",
@@ -212,7 +212,7 @@ fn move_list_shows_variations_nags_and_comments() {
 fn long_games_scroll_the_current_move_into_view() {
     let mut app = crate::tui::tests::app();
     app.book = None;
-    crate::tui::update::enter_analyse_from(&mut app, crate::chess::Position::startpos());
+    crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
     for _ in 0..30 {
         keys(&mut app, "Nf3<Enter>Nf6<Enter>Ng1<Enter>Ng8<Enter>");
     }

@@ -1,0 +1,243 @@
+//! Keeping the engine busy with what the state needs: which search should run (the opponent's
+//! move, pondering, a hint, analysis, the whole-game pass), starting and stopping it, and
+//! taking its reports.
+
+use crate::chess::{Move, Position};
+use crate::game::{GameMove, NodeId};
+
+use super::app::{App, Mode, Overlay, Purpose, Search};
+use super::config::BUILTIN;
+use super::engine_link::{EngineCommand, EngineEvent, GoLimits, SearchId};
+use super::play;
+
+pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
+    let Some(search) = app.search.as_ref().filter(|s| s.id == id) else {
+        return;
+    };
+    let (purpose, node) = (search.purpose, search.node);
+    match event {
+        EngineEvent::Notice(msg) => {
+            fail_engine(app);
+            app.error(msg);
+        }
+        EngineEvent::Lost(msg) => {
+            // Forget the search; `sync_engine` asks the built-in engine instead.
+            app.search = None;
+            fail_engine(app);
+            app.error(msg);
+        }
+        EngineEvent::Info(info) => {
+            if app.lines_root.as_ref() != Some(&search.root) {
+                app.lines.clear();
+                app.lines_root = Some(search.root.clone());
+            }
+            // A ponder search's score belongs to a position not (yet) in the game.
+            if info.multipv == 1
+                && !matches!(purpose, Purpose::Ponder(_))
+                && let Some(score) = info.score
+            {
+                app.game.set_eval(node, score);
+            }
+            let slot = (info.multipv.max(1) - 1) as usize;
+            if slot < app.lines.len() {
+                app.lines[slot] = info;
+            } else {
+                app.lines.push(info);
+            }
+        }
+        EngineEvent::BestMove { best, ponder } => {
+            app.search = None;
+            match purpose {
+                Purpose::Opponent => play::engine_moved(app, node, best, ponder),
+                Purpose::Ponder(_) => {
+                    // It ended on its own (the engine holds a ponder move back until told):
+                    // not started again on this move.
+                    if let Mode::Play(p) = &mut app.mode {
+                        p.expected = None;
+                    }
+                }
+                Purpose::Hint => {
+                    if let (Some(m), Mode::Play(p)) = (best, &mut app.mode) {
+                        p.hint_pending = false;
+                        app.hint = Some(m);
+                        let san = app.game.last().san(m);
+                        app.info(format!("hint: {san}"));
+                    }
+                }
+                Purpose::GamePass => {
+                    if let Mode::Analyse(a) = &mut app.mode {
+                        a.game_pass = app
+                            .game
+                            .tree()
+                            .is_mainline(node)
+                            .then(|| app.game.tree().next(node))
+                            .flatten();
+                        if a.game_pass.is_none() {
+                            app.info("game analysis finished");
+                        }
+                    }
+                }
+                Purpose::Analysis => {}
+            }
+        }
+    }
+}
+
+/// The engine in use failed: the built-in one stands in for the rest of the session (the next
+/// search switches to it).
+fn fail_engine(app: &mut App) {
+    let name = app.engine_current.clone();
+    if name != BUILTIN && !app.engines_failed.contains(&name) {
+        app.engines_failed.push(name);
+    }
+}
+
+/// The engine (an `[[engines]]` name or `builtin`) configured for `purpose`, unless it failed.
+pub fn engine_for(app: &App, purpose: Purpose) -> String {
+    let name = match purpose {
+        Purpose::Opponent | Purpose::Hint | Purpose::Ponder(_) => &app.config.opponent,
+        Purpose::Analysis | Purpose::GamePass => &app.config.analysis,
+    };
+    if app.engines_failed.contains(name) || app.config.engine(name).is_none() {
+        BUILTIN.into()
+    } else {
+        name.clone()
+    }
+}
+
+/// What the engine should be doing for the current state.
+fn wanted_search(app: &App) -> Option<(Purpose, NodeId, GoLimits)> {
+    if matches!(app.overlay, Some(Overlay::Resume(_) | Overlay::NewGame(_))) {
+        return None;
+    }
+    match &app.mode {
+        Mode::Play(p) => {
+            let end = app.game.main_end();
+            if app.game.end().is_some() {
+                None
+            } else if app.game.last().turn() != p.human {
+                Some((Purpose::Opponent, end, app.opponent_limits()))
+            } else if p.hint_pending {
+                Some((
+                    Purpose::Hint,
+                    end,
+                    GoLimits::MoveTime(std::time::Duration::from_secs(1)),
+                ))
+            } else if let Some((node, reply)) = p.expected
+                && app.config.ponder
+                && node == end
+                && ponder_root(app, node, reply).is_some()
+            {
+                // The limits the engine will have after the expected reply: its own clock is
+                // stopped now, and starts at the ponder hit.
+                Some((Purpose::Ponder(reply), end, app.opponent_limits()))
+            } else {
+                None
+            }
+        }
+        Mode::Analyse(a) => match a.game_pass {
+            Some(node) => Some((
+                Purpose::GamePass,
+                node,
+                GoLimits::MoveTime(std::time::Duration::from_millis(play::GAME_PASS_MS)),
+            )),
+            None if a.infinite && app.position().outcome(&[]).is_none() => Some((
+                Purpose::Analysis,
+                app.game.current_node(),
+                GoLimits::Infinite,
+            )),
+            None => None,
+        },
+        Mode::Setup(_) | Mode::Browse | Mode::Endgame(_) => None,
+    }
+}
+
+/// The position after the expected reply `reply` at `node`, if the game goes on there.
+fn ponder_root(app: &App, node: NodeId, reply: Move) -> Option<Position> {
+    let after = app.game.position(node).play(reply).ok()?;
+    (after.count_legal_moves() > 0).then_some(after)
+}
+
+/// The position a search for `purpose` at `node` starts from.
+fn search_root(app: &App, purpose: Purpose, node: NodeId) -> Option<Position> {
+    match purpose {
+        Purpose::Ponder(reply) => ponder_root(app, node, reply),
+        _ => Some(app.game.position(node).clone()),
+    }
+}
+
+/// Whether the ponder search running predicted the player's move that led to `node`: it then
+/// goes on as the opponent's search there.
+fn ponder_hit(app: &App, node: NodeId) -> bool {
+    let tree = app.game.tree();
+    app.search.as_ref().is_some_and(|s| {
+        matches!(s.purpose, Purpose::Ponder(reply)
+            if tree.previous(node) == Some(s.node)
+                && tree.node(node).game_move() == Some(GameMove::Move(reply))
+                && s.root == *app.game.position(node))
+    })
+}
+
+/// Starts, replaces or stops the search so it matches `wanted_search`.
+pub fn sync_engine(app: &mut App) {
+    let wanted = wanted_search(app);
+    if let Some((Purpose::Opponent, node, _)) = wanted
+        && ponder_hit(app, node)
+    {
+        app.engine(EngineCommand::PonderHit);
+        if let Some(s) = &mut app.search {
+            s.purpose = Purpose::Opponent;
+            s.node = node;
+            s.started = app.now;
+        }
+        return;
+    }
+    let current = app
+        .search
+        .as_ref()
+        .map(|s| (s.purpose, s.node, s.root.clone()));
+    let same = match (&wanted, &current) {
+        (Some((p, node, _)), Some((cp, cnode, root))) => {
+            p == cp && node == cnode && search_root(app, *p, *node).as_ref() == Some(root)
+        }
+        (None, None) => true,
+        _ => false,
+    };
+    if same {
+        return;
+    }
+    if app.search.take().is_some() {
+        app.engine(EngineCommand::Stop);
+    }
+    if let Some((purpose, node, limits)) = wanted {
+        let Some(root) = search_root(app, purpose, node) else {
+            return;
+        };
+        let id = app.next_search_id;
+        app.next_search_id += 1;
+        let (start, mut moves) = app.game.engine_line(node);
+        if let Purpose::Ponder(reply) = purpose {
+            moves.push(reply);
+        }
+        let engine = engine_for(app, purpose);
+        if engine != app.engine_current {
+            let spec = app.config.engine(&engine).cloned();
+            app.engine(EngineCommand::Use(spec));
+            app.engine_current = engine;
+        }
+        app.engine(EngineCommand::Go {
+            id,
+            start: Box::new(start),
+            moves,
+            limits,
+            ponder: matches!(purpose, Purpose::Ponder(_)),
+        });
+        app.search = Some(Search {
+            id,
+            purpose,
+            node,
+            root,
+            started: app.now,
+        });
+    }
+}

@@ -1,0 +1,173 @@
+//! Starting what the interface shows: a game against the engine (the new-game dialog, resuming
+//! the autosave) or analysis of a position or a game.
+
+use crate::chess::{Color, Position};
+
+use super::app::{AnalyseState, App, DialogField, Mode, NewGameDialog, Overlay, PlayState};
+use super::autosave::Saved;
+use super::clock::{Clocks, DEFAULT_PRESET, PRESETS, TimeControl};
+use super::config::{BookChoice, MAX_LEVEL};
+use super::engine_link::{EngineCommand, EngineOptions};
+use super::game::Record;
+use super::input::EditKey;
+use super::play;
+
+/// The new-game dialog, on the configured settings.
+pub fn open_new_game(app: &mut App) {
+    let preset = PRESETS.iter().position(|&p| p == app.config.time_control);
+    app.overlay = Some(Overlay::NewGame(NewGameDialog {
+        field: DialogField::Color,
+        color: play::configured_color(&app.config, app.now),
+        preset: preset.unwrap_or(DEFAULT_PRESET),
+        level: app.config.level,
+        book: app.config.book_choice,
+    }));
+}
+
+/// A key in the new-game dialog.
+pub fn new_game_key(app: &mut App, mut d: NewGameDialog, key: EditKey) {
+    let step = match key {
+        EditKey::Up => {
+            d.field = d.field.step(-1);
+            0
+        }
+        EditKey::Down | EditKey::Tab => {
+            d.field = d.field.step(1);
+            0
+        }
+        EditKey::Left => -1,
+        EditKey::Right => 1,
+        EditKey::Enter => {
+            app.config.book_choice = d.book;
+            let tc = PRESETS[d.preset];
+            return start_play(app, Position::startpos(), d.color, tc, d.level);
+        }
+        EditKey::Esc => return,
+        _ => 0,
+    };
+    if step != 0 {
+        match d.field {
+            DialogField::Color => d.color = !d.color,
+            DialogField::Time => d.preset = cycle(d.preset, step, PRESETS.len()),
+            DialogField::Level => {
+                d.level = (i32::from(d.level) + step).clamp(1, i32::from(MAX_LEVEL)) as u8
+            }
+            DialogField::Book => {
+                let all = BookChoice::ALL;
+                let i = all.iter().position(|&c| c == d.book).unwrap_or(0);
+                d.book = all[cycle(i, step, all.len())];
+            }
+        }
+    }
+    app.overlay = Some(Overlay::NewGame(d));
+}
+
+/// `i` moved by `step` in a ring of `len`.
+fn cycle(i: usize, step: i32, len: usize) -> usize {
+    (i as i64 + i64::from(step)).rem_euclid(len as i64) as usize
+}
+
+/// Starts a game against the engine from `start`.
+pub fn start_play(app: &mut App, start: Position, human: Color, tc: TimeControl, level: u8) {
+    app.game = Record::new(start);
+    // Clocks start with the first move.
+    let clocks = Clocks::new(tc);
+    app.mode = Mode::Play(PlayState {
+        human,
+        level,
+        clocks,
+        recorded: false,
+        hint_pending: false,
+        expected: None,
+    });
+    play::set_headers(app);
+    app.flipped = human == Color::Black;
+    reset_view(app);
+    set_engine_options(app);
+    app.info(format!(
+        "new game: you play {} ({tc}, level {level})",
+        human.fold("White", "Black")
+    ));
+}
+
+pub fn resume(app: &mut App, saved: &Saved) {
+    let (start, moves) = match saved.replay() {
+        Ok(r) => r,
+        Err(e) => return app.error(e.to_string()),
+    };
+    match saved.human() {
+        Some(human) => {
+            start_play(
+                app,
+                start,
+                human,
+                saved.time_control(),
+                saved.level.unwrap_or(20),
+            );
+            if let (Mode::Play(p), Some((w, b))) = (&mut app.mode, saved.remaining()) {
+                p.clocks
+                    .set_remaining(crate::chess::ByColor { white: w, black: b });
+            }
+        }
+        None => enter_analyse_from(app, start),
+    }
+    for m in moves {
+        app.game.play(m);
+    }
+    if let Mode::Play(p) = &mut app.mode
+        && !app.game.is_empty()
+    {
+        p.clocks.start(app.game.last().turn(), app.now);
+    }
+    app.info("resumed the game from last time");
+}
+
+fn reset_view(app: &mut App) {
+    app.selected = None;
+    app.hint = None;
+    app.input.clear();
+    app.lines.clear();
+    app.lines_root = None;
+    app.saved = true;
+    app.history.clear();
+}
+
+pub fn set_engine_options(app: &mut App) {
+    let (multipv, level) = match &app.mode {
+        Mode::Play(p) => (1, p.level),
+        _ => (app.config.multipv, 20),
+    };
+    app.engine(EngineCommand::Options(EngineOptions {
+        hash_mb: app.config.hash_mb,
+        threads: app.config.threads,
+        multipv,
+        level,
+    }));
+}
+
+/// Analyse mode on the current game (keeping it).
+pub fn enter_analyse(app: &mut App) {
+    if let Mode::Play(p) = &mut app.mode {
+        p.clocks.stop(app.now);
+    }
+    if !matches!(app.mode, Mode::Analyse(_)) {
+        app.mode = Mode::Analyse(AnalyseState::default());
+        set_engine_options(app);
+    }
+}
+
+/// Analyse mode on a new line starting at `start`.
+pub fn enter_analyse_from(app: &mut App, start: Position) {
+    enter_analyse_with(app, Record::new(start));
+}
+
+/// Analyse mode on `game`, from its start.
+pub fn enter_analyse_with(app: &mut App, game: Record) {
+    if let Mode::Play(p) = &mut app.mode {
+        p.clocks.stop(app.now);
+    }
+    app.game = game;
+    reset_view(app);
+    app.mode = Mode::Analyse(AnalyseState::default());
+    set_engine_options(app);
+}

@@ -1,0 +1,92 @@
+//! Moves typed on the board screen: SAN, UCI or a prefix of one legal move, with tab
+//! completion and a message naming what an ambiguous or illegal move could not be.
+
+use crate::chess::{Move, Position};
+
+use super::app::App;
+use super::input::EditKey;
+use super::update::make_move;
+
+pub fn type_move(app: &mut App, key: EditKey) {
+    match key {
+        EditKey::Char(c) if !c.is_whitespace() => app.input.push(c),
+        EditKey::Backspace => {
+            app.input.pop();
+        }
+        EditKey::Esc => app.input.clear(),
+        EditKey::Tab => {
+            let matches = completions(app.position(), &app.input);
+            if let Some(prefix) = super::prompt::common_prefix(&matches) {
+                app.input = prefix;
+            }
+        }
+        EditKey::Enter => match parse_typed(app.position(), &app.input) {
+            Ok(m) => make_move(app, m),
+            Err(e) => app.error(e),
+        },
+        _ => {}
+    }
+}
+
+/// SAN or UCI, or the one legal move the text is a prefix of.
+pub fn parse_typed(pos: &Position, text: &str) -> Result<Move, String> {
+    let san = pos.parse_san(text);
+    if let Ok(m) = san {
+        return Ok(m);
+    }
+    if let Ok(m) = pos.parse_uci(text) {
+        return Ok(m);
+    }
+    if let Err(crate::chess::SanError::Ambiguous(_)) = san {
+        return Err(format!(
+            "{text} is ambiguous: {}",
+            or_list(&disambiguations(pos, text))
+        ));
+    }
+    let matches = completions(pos, text);
+    match matches.as_slice() {
+        [one] => pos.parse_san(one).map_err(|e| e.to_string()),
+        [] => Err(format!("{text} is not legal here")),
+        many => Err(format!("{text} could be {}", or_list(many))),
+    }
+}
+
+/// The legal moves an ambiguous SAN could mean: same piece, same target, a file or rank more.
+fn disambiguations(pos: &Position, text: &str) -> Vec<String> {
+    let bare = text.trim_end_matches(['+', '#', '!', '?']);
+    let (Some(piece), Some(target)) = (bare.get(..1), bare.get(bare.len().saturating_sub(2)..))
+    else {
+        return Vec::new();
+    };
+    pos.legal_moves()
+        .iter()
+        .map(|&m| pos.san(m))
+        .filter(|san| {
+            let s = san.trim_end_matches(['+', '#']);
+            s.starts_with(piece) && s.ends_with(target) && s.len() > bare.len()
+        })
+        .collect()
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+/// Legal moves in SAN whose SAN (or UCI) starts with `text`.
+pub fn completions(pos: &Position, text: &str) -> Vec<String> {
+    if text.is_empty() {
+        return Vec::new();
+    }
+    pos.legal_moves()
+        .iter()
+        .filter_map(|&m| {
+            let san = pos.san(m);
+            (san.starts_with(text) || pos.uci(m).starts_with(text)).then_some(san)
+        })
+        .collect()
+}
