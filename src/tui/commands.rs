@@ -3,8 +3,8 @@
 use crate::chess::{Color, Position};
 
 use super::app::{App, Mode, PromptKind};
-use super::config::MAX_LEVEL;
 use super::confirm::{self, Pending};
+use super::engine_link::MAX_LEVEL;
 use super::keymap::Command;
 use super::prompt::expand_home;
 use super::start;

@@ -56,9 +56,6 @@ impl BookChoice {
     }
 }
 
-/// The strongest level (full strength); levels run from 1.
-pub const MAX_LEVEL: u8 = 20;
-
 /// The engine name meaning our own engine.
 pub const BUILTIN: &str = "builtin";
 
@@ -288,7 +285,11 @@ pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
             }
         }
     };
-    if let Some(i) = int("play", "level", 1..=i64::from(MAX_LEVEL)) {
+    if let Some(i) = int(
+        "play",
+        "level",
+        1..=i64::from(super::engine_link::MAX_LEVEL),
+    ) {
         config.level = i as u8;
     }
     if let Some(i) = int("engine", "hash_mb", 1..=65_536) {

@@ -463,6 +463,7 @@ pub fn level_elo(level: u8) -> Option<u32> {
     })
 }
 
+/// The strongest level (full strength); levels run from 1.
 pub const MAX_LEVEL: u8 = 20;
 
 /// Nice value of this worker thread, and so of the search threads and external engines it starts

@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use crate::tui::app::{App, DialogField, Overlay};
 use crate::tui::clock::PRESETS;
-use crate::tui::config::MAX_LEVEL;
+use crate::tui::engine_link::MAX_LEVEL;
 use crate::tui::help;
 
 fn centered(area: Rect, w: u16, h: u16) -> Rect {
