@@ -122,6 +122,16 @@ fn prompt_line(prompt: &Prompt) -> Line<'_> {
     Line::from(spans)
 }
 
+fn message_style(app: &App, severity: Severity) -> Style {
+    match (severity, app.colors) {
+        (Severity::Error, true) => Style::default()
+            .fg(Tc::LightRed)
+            .add_modifier(Modifier::BOLD),
+        (Severity::Error, false) => Style::default().add_modifier(Modifier::BOLD),
+        (Severity::Info, _) => Style::default(),
+    }
+}
+
 pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
     let dim = Style::default().add_modifier(Modifier::DIM);
     let line = if let Some(prompt) = &app.prompt {
@@ -145,27 +155,24 @@ pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
     } else if let Some((severity, text)) = &app.message
         && app.input.is_empty()
     {
-        let style = match (severity, app.colors) {
-            (Severity::Error, true) => Style::default()
-                .fg(Tc::LightRed)
-                .add_modifier(Modifier::BOLD),
-            (Severity::Error, false) => Style::default().add_modifier(Modifier::BOLD),
-            (Severity::Info, _) => Style::default(),
-        };
-        Line::styled(format!(" {text}"), style)
+        Line::styled(format!(" {text}"), message_style(app, *severity))
     } else if !app.input.is_empty() {
-        let matches = completions(app.position(), &app.input);
-        let shown = matches
-            .iter()
-            .take(12)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join(" ");
+        // What is wrong with the typed move, kept for correction; else the moves it may become.
+        let after = match &app.message {
+            Some((severity, text)) => {
+                Span::styled(format!("   {text}"), message_style(app, *severity))
+            }
+            None => {
+                let matches = completions(app.position(), &app.input);
+                let shown: Vec<String> = matches.into_iter().take(12).collect();
+                Span::styled(format!("   {}", shown.join(" ")), dim)
+            }
+        };
         Line::from(vec![
             Span::styled("move: ", Style::default().add_modifier(Modifier::BOLD)),
             Span::raw(app.input.clone()),
             Span::styled("█", Style::default()),
-            Span::styled(format!("   {shown}"), dim),
+            after,
         ])
     } else {
         Line::styled(crate::tui::help::hint(app), dim)
