@@ -37,8 +37,8 @@ const KNOWN_ERRORS: &[(&str, u64, u64)] = &[
     ("antichess-programfox.pgn", 2, 5),
     ("immortal-games.pgn", 1, 17),
     ("immortal-games.pgn", 17, 1139),
-    ("immortal-games.pgn", 25, 1539),
-    ("immortal-games.pgn", 34, 2186),
+    ("immortal-games.pgn", 25, 1537),
+    ("immortal-games.pgn", 34, 2185),
     ("knightvuillaume-jannlee-zh-lichess.pgn", 1, 1),
     ("saturs-jannlee-zh-lichess.pgn", 1, 1),
 ];

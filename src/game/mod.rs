@@ -4,7 +4,10 @@
 pub mod annotation;
 pub mod headers;
 pub mod index;
+mod movetext;
 pub mod read;
+#[cfg(test)]
+mod read_tests;
 pub mod record;
 pub mod resolve;
 pub mod save;

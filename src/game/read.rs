@@ -1,5 +1,6 @@
-//! Reading games: the splitter frames each game, our tag scanner reads the headers, pgn-reader
-//! tokenises the movetext, and every move is resolved and checked against our chess module.
+//! Reading games: the splitter frames each game, our tag scanner reads the headers, our
+//! tokeniser reads the movetext, and every move is resolved and checked against our chess
+//! module. No token is skipped: what is not PGN is an error at its line.
 
 use std::borrow::Cow;
 use std::fs::File;
@@ -7,14 +8,11 @@ use std::io::{self, Read};
 use std::ops::ControlFlow;
 use std::path::Path;
 
-use pgn_reader::{RawComment, Reader, SanPlus, Skip, Visitor};
-
-use crate::chess::{
-    CastlingSide, FenError, File as BoardFile, Move, Rank, Role, San, SanError, Square,
-};
+use crate::chess::{FenError, Move, Role, San, SanError, Square};
 
 use super::annotation::{Comment, Nag};
 use super::headers::Headers;
+use super::movetext::{Token, Tokens};
 use super::record::{Game, GameResult, Variant, start_position};
 use super::resolve::resolve_san;
 use super::split::{RawGame, Splitter};
@@ -51,6 +49,8 @@ pub enum GameErrorKind {
     UnclosedVariation,
     #[error("')' without a matching '('")]
     UnmatchedParen,
+    #[error("invalid character 0x{0:02x}")]
+    InvalidCharacter(u8),
     #[error("{0}")]
     Syntax(String),
 }
@@ -84,10 +84,13 @@ pub fn parse_game(raw: &RawGame<'_>) -> ParsedGame {
     let mut tags = Vec::new();
     for bad in scan_tags(raw.tag_section(), raw.line, encoding, |name, value| {
         // Control characters cannot be written back inside a tag; they are read as spaces.
-        let value = encoding.decode(&value).replace(['\r', '\n', '\t'], " ");
+        let value = encoding.decode(&value).replace(char::is_control, " ");
         tags.push((encoding.decode(name).into_owned(), value))
     }) {
-        errors.push(error(bad.line, GameErrorKind::MalformedTag(bad.text)));
+        errors.push(error(
+            bad.line,
+            GameErrorKind::MalformedTag(printable(&bad.text)),
+        ));
     }
     let headers = Headers::from_tags(tags);
     let tag_result = headers.get("Result").and_then(|r| r.parse().ok());
@@ -126,50 +129,35 @@ pub fn parse_game(raw: &RawGame<'_>) -> ParsedGame {
     };
 
     let mut builder = Builder::new(Tree::new(start), encoding);
-    let movetext = without_commas(raw.movetext_bytes());
-    let movetext = &movetext[..];
-    let mut reader = Reader::build(movetext)
-        .set_supported_comment_length(4096)
-        .finish();
-    let mut io_error = None;
-    while !builder.fatal {
-        match reader.read_game(&mut builder) {
-            Ok(Some(())) => {}
-            Ok(None) => break,
-            Err(e) => {
-                io_error = Some(e);
-                break;
-            }
-        }
-    }
-    builder.flush_partial();
+    let movetext = raw.movetext_bytes();
+    builder.read(movetext);
     let line_of = |offset: usize| raw.movetext_line + count_lines(&movetext[..offset]);
-    for (kind, san_number) in std::mem::take(&mut builder.failures) {
-        let at = match kind {
-            GameErrorKind::UnmatchedParen => unmatched_paren(movetext),
-            _ => locate_san(movetext, san_number),
-        };
-        errors.push(error(at.map_or(raw.movetext_line, line_of), kind));
+    for (kind, at) in std::mem::take(&mut builder.failures) {
+        errors.push(error(line_of(at), kind));
     }
-    if let Some(e) = io_error.filter(|_| !builder.fatal) {
-        // pgn-reader's only movetext error is an unterminated comment.
-        errors.push(match unclosed_comment(movetext) {
-            Some(at) => error(
-                line_of(at),
-                GameErrorKind::UnclosedComment(snippet(&encoding.decode(&movetext[at + 1..]))),
-            ),
-            None => error(raw.movetext_line, GameErrorKind::Syntax(e.to_string())),
-        });
-    } else if !builder.fatal && !builder.stack.is_empty() {
+    if !builder.fatal && !builder.stack.is_empty() {
         let line = raw.movetext_line + count_lines(movetext.trim_ascii_end());
         errors.push(error(line, GameErrorKind::UnclosedVariation));
     }
     parsed(builder.tree, builder.result, errors)
 }
 
+/// `text` with its control characters escaped (`\u{0}`), for a message.
+fn printable(text: &str) -> String {
+    text.chars()
+        .flat_map(|c| {
+            let escaped = c.is_control().then(|| c.escape_default());
+            escaped
+                .into_iter()
+                .flatten()
+                .chain((!c.is_control()).then_some(c))
+        })
+        .collect()
+}
+
 /// The start of a text, on one line, for an error message.
 fn snippet(text: &str) -> String {
-    let mut text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut text = printable(&text.split_whitespace().collect::<Vec<_>>().join(" "));
     if let Some((cut, _)) = text.char_indices().nth(40) {
         text.truncate(cut);
         text.push_str("...");
@@ -181,7 +169,7 @@ fn count_lines(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
-/// Builds the tree while pgn-reader walks the movetext.
+/// Builds the tree from the movetext's tokens.
 struct Builder {
     tree: Tree,
     encoding: Encoding,
@@ -191,11 +179,8 @@ struct Builder {
     /// No move yet in the current line (game start or just after `(`).
     fresh: bool,
     pending_before: Option<Comment>,
-    partial: Vec<u8>,
     result: Option<GameResult>,
-    /// SAN tokens seen, to find the line of a failing one.
-    sans: usize,
-    /// Problems with the number of the SAN token where each arose.
+    /// Problems with the movetext offset where each arose.
     failures: Vec<(GameErrorKind, usize)>,
     /// An error outside any variation ends the game.
     fatal: bool,
@@ -213,17 +198,54 @@ impl Builder {
             stack: Vec::new(),
             fresh: true,
             pending_before: None,
-            partial: Vec::new(),
             result: None,
-            sans: 0,
             failures: Vec::new(),
             fatal: false,
             skip_until: None,
         }
     }
 
-    fn fail(&mut self, kind: GameErrorKind) -> ControlFlow<()> {
-        self.failures.push((kind, self.sans));
+    /// Reads the movetext up to its result, or to an error outside any variation.
+    fn read(&mut self, movetext: &[u8]) {
+        for (at, token) in Tokens::new(movetext) {
+            let flow = match token {
+                Token::Move(word) => self.play(word, at),
+                Token::Nag(digits) => self.nag(digits, at),
+                Token::Glyph(glyph) => self.glyph(glyph, at),
+                Token::Comment(text) => {
+                    self.comment(text);
+                    ControlFlow::Continue(())
+                }
+                Token::UnclosedComment(text) => {
+                    let text = snippet(&self.encoding.decode(text));
+                    self.failures
+                        .push((GameErrorKind::UnclosedComment(text), at));
+                    self.fatal = true;
+                    ControlFlow::Break(())
+                }
+                Token::Open => self.begin_variation(),
+                Token::Close => self.end_variation(at),
+                Token::Result(result) if self.stack.is_empty() => {
+                    self.result = Some(result);
+                    ControlFlow::Break(())
+                }
+                Token::Result(_) => ControlFlow::Continue(()),
+                Token::Invalid(byte) => self.fail(GameErrorKind::InvalidCharacter(byte), at),
+            };
+            if flow.is_break() {
+                break;
+            }
+        }
+        if let Some(leftover) = self.pending_before.take() {
+            self.add_comment(leftover);
+        }
+    }
+
+    fn fail(&mut self, kind: GameErrorKind, at: usize) -> ControlFlow<()> {
+        if self.skipping() {
+            return ControlFlow::Continue(());
+        }
+        self.failures.push((kind, at));
         if self.stack.is_empty() {
             self.fatal = true;
             ControlFlow::Break(())
@@ -261,38 +283,103 @@ impl Builder {
         }
     }
 
-    fn flush_partial(&mut self) {
+    /// A `{}` or `;` comment; control characters in it become spaces, so none is ever
+    /// written back, and a `}` (in a `;` comment) becomes `)`, as the writer would write it.
+    fn comment(&mut self, text: &[u8]) {
         if self.skipping() {
-            self.partial.clear();
-        } else if !self.partial.is_empty() {
-            let text = std::mem::take(&mut self.partial);
-            let comment = Comment::parse(&self.encoding.decode(&text));
-            self.add_comment(comment);
+            return;
+        }
+        let text: String = self
+            .encoding
+            .decode(text)
+            .chars()
+            .map(|c| match c {
+                '}' => ')',
+                c if c.is_control() && c != '\n' => ' ',
+                c => c,
+            })
+            .collect();
+        self.add_comment(Comment::parse(&text));
+    }
+
+    fn nag(&mut self, digits: &[u8], at: usize) -> ControlFlow<()> {
+        let value = std::str::from_utf8(digits)
+            .ok()
+            .and_then(|d| d.parse::<u32>().ok());
+        match value.and_then(|v| u8::try_from(v).ok()) {
+            Some(nag) => {
+                self.add_nag(Nag(nag));
+                ControlFlow::Continue(())
+            }
+            None => {
+                let text = String::from_utf8_lossy(digits);
+                let why = if digits.is_empty() {
+                    "'$' without a number".to_owned()
+                } else {
+                    format!("NAG ${text} is out of range ($0 to $255)")
+                };
+                self.fail(GameErrorKind::Syntax(why), at)
+            }
         }
     }
 
-    fn play(&mut self, san_plus: SanPlus) -> ControlFlow<()> {
-        self.sans += 1;
+    fn glyph(&mut self, glyph: &[u8], at: usize) -> ControlFlow<()> {
+        match glyph_nag(glyph) {
+            Some(nag) => {
+                self.add_nag(nag);
+                ControlFlow::Continue(())
+            }
+            None => {
+                let text = String::from_utf8_lossy(glyph);
+                self.fail(
+                    GameErrorKind::Syntax(format!("unknown annotation '{text}'")),
+                    at,
+                )
+            }
+        }
+    }
+
+    fn add_nag(&mut self, nag: Nag) {
+        if !self.skipping() {
+            self.tree.node_mut(self.current).nags.push(nag);
+        }
+    }
+
+    /// A move token: SAN as the import format allows it, long algebraic, or a null move; a
+    /// glyph glued to it (`e4!?`) annotates it.
+    fn play(&mut self, word: &[u8], at: usize) -> ControlFlow<()> {
         if self.skipping() {
             return ControlFlow::Continue(());
         }
+        // Words hold printable ASCII only (the tokeniser sees to it).
+        let word = std::str::from_utf8(word).unwrap_or_default();
+        let bare = word.trim_end_matches(['!', '?']);
+        let glyph = &word[bare.len()..];
         let pos = self.tree.position(self.current);
-        let mv = match convert_san(san_plus.san) {
+        if bare.contains('@') {
+            let number = self.move_number();
+            let text = bare.to_owned();
+            return self.fail(GameErrorKind::Drop { number, text }, at);
+        }
+        let san = lenient_san(bare)
+            .parse::<San>()
+            .map_err(|_| SanError::Syntax(word.to_owned()));
+        let mv = match san {
             Ok(San::Null) if pos.in_check() => {
                 let number = self.move_number();
-                return self.fail(GameErrorKind::NullInCheck { number });
+                return self.fail(GameErrorKind::NullInCheck { number }, at);
             }
             Ok(San::Null) => GameMove::Null,
             Ok(san) => match resolve(pos, &san) {
                 Ok(m) => GameMove::Move(m),
                 Err(error) => {
                     let number = self.move_number();
-                    return self.fail(GameErrorKind::Move { number, error });
+                    return self.fail(GameErrorKind::Move { number, error }, at);
                 }
             },
-            Err(text) => {
+            Err(error) => {
                 let number = self.move_number();
-                return self.fail(GameErrorKind::Drop { number, text });
+                return self.fail(GameErrorKind::Move { number, error }, at);
             }
         };
         self.current = self.tree.push_legal(self.current, mv);
@@ -300,8 +387,100 @@ impl Builder {
         if let Some(before) = self.pending_before.take() {
             self.tree.node_mut(self.current).comment_before = Some(before);
         }
+        if glyph.is_empty() {
+            ControlFlow::Continue(())
+        } else {
+            self.glyph(glyph.as_bytes(), at + bare.len())
+        }
+    }
+
+    fn begin_variation(&mut self) -> ControlFlow<()> {
+        self.stack.push(self.current);
+        if self.skipping() {
+            return ControlFlow::Continue(());
+        }
+        // The variation is an alternative to the last move: it starts from that move's parent.
+        if let Some(parent) = self.tree.node(self.current).parent() {
+            self.current = parent;
+        }
+        self.fresh = true;
         ControlFlow::Continue(())
     }
+
+    fn end_variation(&mut self, at: usize) -> ControlFlow<()> {
+        if let Some(leftover) = self.pending_before.take() {
+            // A comment with no move after it in the variation: keep it on the branch point.
+            self.fresh = false;
+            self.add_comment(leftover);
+        }
+        match self.stack.pop() {
+            Some(back) => {
+                self.current = back;
+                self.fresh = false;
+                if self
+                    .skip_until
+                    .is_some_and(|depth| self.stack.len() < depth)
+                {
+                    self.skip_until = None;
+                }
+                ControlFlow::Continue(())
+            }
+            None => {
+                self.failures.push((GameErrorKind::UnmatchedParen, at));
+                self.fatal = true;
+                ControlFlow::Break(())
+            }
+        }
+    }
+}
+
+/// The NAG of a move-assessment glyph.
+fn glyph_nag(glyph: &[u8]) -> Option<Nag> {
+    Some(Nag(match glyph {
+        b"!" => 1,
+        b"?" => 2,
+        b"!!" => 3,
+        b"??" => 4,
+        b"!?" => 5,
+        b"?!" => 6,
+        _ => return None,
+    }))
+}
+
+/// Long algebraic as some programs write it (`e2-e4`, `Ng1-f3`, `e7xd8q`, `d7d8R`) in the
+/// form the SAN reader takes (`e2e4`, `Ng1f3`, `e7xd8=Q`); other text as it is.
+fn lenient_san(word: &str) -> Cow<'_, str> {
+    let b = word.trim_end_matches(['+', '#']).as_bytes();
+    let square = |i: usize| {
+        b.get(i).is_some_and(|c| (b'a'..=b'h').contains(c))
+            && b.get(i + 1).is_some_and(|c| (b'1'..=b'8').contains(c))
+    };
+    let piece = usize::from(b.first().is_some_and(|c| b"NBRQK".contains(c)));
+    if !square(piece) {
+        return Cow::Borrowed(word);
+    }
+    let separator = b.get(piece + 2).copied().filter(|c| b"-x:".contains(c));
+    let to = piece + 2 + usize::from(separator.is_some());
+    if !square(to) {
+        return Cow::Borrowed(word);
+    }
+    let promotion = match &b[to + 2..] {
+        [] => String::new(),
+        [p] | [b'=', p] if b"nbrqNBRQ".contains(p) => {
+            format!("={}", p.to_ascii_uppercase() as char)
+        }
+        _ => return Cow::Borrowed(word),
+    };
+    let capture = if separator.is_some_and(|c| c != b'-') {
+        "x"
+    } else {
+        ""
+    };
+    Cow::Owned(format!(
+        "{}{capture}{}{promotion}",
+        &word[..piece + 2],
+        &word[to..to + 2]
+    ))
 }
 
 /// Resolves SAN; a pawn "move" with both origin coordinates is read as long algebraic or UCI
@@ -328,237 +507,6 @@ fn resolve(pos: &crate::chess::Position, san: &San) -> Result<Move, SanError> {
         }
         _ => Err(err),
     })
-}
-
-/// pgn-reader's SAN in our own vocabulary; a drop (`N@f3`) comes back as its text.
-fn convert_san(san: pgn_reader::shakmaty::san::San) -> Result<San, String> {
-    use pgn_reader::shakmaty::san::San as S;
-    let role = |r: pgn_reader::shakmaty::Role| Role::from_char(r.char()).unwrap_or(Role::Pawn);
-    let square = |s: pgn_reader::shakmaty::Square| Square::new(s.to_u32());
-    Ok(match san {
-        S::Normal {
-            role: r,
-            file,
-            rank,
-            capture,
-            to,
-            promotion,
-        } => San::Normal {
-            role: role(r),
-            file: file.map(|f| BoardFile::new(f.to_u32())),
-            rank: rank.map(|r| Rank::new(r.to_u32())),
-            capture,
-            to: square(to),
-            promotion: promotion.map(role),
-        },
-        S::Castle(pgn_reader::shakmaty::CastlingSide::KingSide) => San::Castle(CastlingSide::King),
-        S::Castle(pgn_reader::shakmaty::CastlingSide::QueenSide) => {
-            San::Castle(CastlingSide::Queen)
-        }
-        S::Null => San::Null,
-        put @ S::Put { .. } => return Err(put.to_string()),
-    })
-}
-
-impl Visitor for Builder {
-    type Tags = ();
-    type Movetext = ();
-    type Output = ();
-
-    fn begin_tags(&mut self) -> ControlFlow<(), ()> {
-        ControlFlow::Continue(())
-    }
-
-    fn begin_movetext(&mut self, _tags: ()) -> ControlFlow<(), ()> {
-        ControlFlow::Continue(())
-    }
-
-    fn san(&mut self, _: &mut (), san_plus: SanPlus) -> ControlFlow<()> {
-        self.flush_partial();
-        self.play(san_plus)
-    }
-
-    fn nag(&mut self, _: &mut (), nag: pgn_reader::Nag) -> ControlFlow<()> {
-        self.flush_partial();
-        if !self.skipping() {
-            self.tree.node_mut(self.current).nags.push(Nag(nag.0));
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn partial_comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
-        self.partial.extend_from_slice(comment.as_bytes());
-        ControlFlow::Continue(())
-    }
-
-    fn comment(&mut self, _: &mut (), comment: RawComment<'_>) -> ControlFlow<()> {
-        self.partial.extend_from_slice(comment.as_bytes());
-        self.flush_partial();
-        ControlFlow::Continue(())
-    }
-
-    fn begin_variation(&mut self, _: &mut ()) -> ControlFlow<(), Skip> {
-        self.flush_partial();
-        self.stack.push(self.current);
-        if self.skipping() {
-            return ControlFlow::Continue(Skip(false));
-        }
-        // The variation is an alternative to the last move: it starts from that move's parent.
-        if let Some(parent) = self.tree.node(self.current).parent() {
-            self.current = parent;
-        }
-        self.fresh = true;
-        ControlFlow::Continue(Skip(false))
-    }
-
-    fn end_variation(&mut self, _: &mut ()) -> ControlFlow<()> {
-        self.flush_partial();
-        if let Some(leftover) = self.pending_before.take() {
-            // A comment with no move after it in the variation: keep it on the branch point.
-            self.fresh = false;
-            self.add_comment(leftover);
-        }
-        match self.stack.pop() {
-            Some(back) => {
-                self.current = back;
-                self.fresh = false;
-                if self
-                    .skip_until
-                    .is_some_and(|depth| self.stack.len() < depth)
-                {
-                    self.skip_until = None;
-                }
-                ControlFlow::Continue(())
-            }
-            None => {
-                self.failures.push((GameErrorKind::UnmatchedParen, 0));
-                self.fatal = true;
-                ControlFlow::Break(())
-            }
-        }
-    }
-
-    fn outcome(&mut self, _: &mut (), outcome: pgn_reader::Outcome) -> ControlFlow<()> {
-        self.flush_partial();
-        if self.stack.is_empty() {
-            self.result = Some(match outcome {
-                pgn_reader::Outcome::Known(pgn_reader::KnownOutcome::Decisive { winner }) => {
-                    GameResult::winner(if winner == pgn_reader::shakmaty::Color::White {
-                        crate::chess::Color::White
-                    } else {
-                        crate::chess::Color::Black
-                    })
-                }
-                pgn_reader::Outcome::Known(pgn_reader::KnownOutcome::Draw) => GameResult::Draw,
-                pgn_reader::Outcome::Unknown => GameResult::Unknown,
-            });
-        }
-        ControlFlow::Continue(())
-    }
-
-    fn end_game(&mut self, _: ()) {}
-}
-
-/// Byte offset of the `n`-th (1-based) SAN token of the movetext, found the way pgn-reader
-/// tokenises (comments, `;` lines, `%` lines, move numbers, NAGs and results skipped).
-fn locate_san(movetext: &[u8], n: usize) -> Option<usize> {
-    let mut seen = 0;
-    let mut i = 0;
-    let at_line_start = |i: usize| i == 0 || movetext[i - 1] == b'\n';
-    while i < movetext.len() {
-        let c = movetext[i];
-        match c {
-            b'{' => i += memchr::memchr(b'}', &movetext[i..]).map_or(movetext.len(), |j| j + 1),
-            b';' => i += memchr::memchr(b'\n', &movetext[i..]).unwrap_or(movetext.len() - i),
-            b'%' if at_line_start(i) => {
-                i += memchr::memchr(b'\n', &movetext[i..]).unwrap_or(movetext.len() - i)
-            }
-            _ if c.is_ascii_whitespace()
-                || matches!(c, b'(' | b')' | b'.' | b'$' | b'!' | b'?') =>
-            {
-                if c == b'$' {
-                    i += 1;
-                    while i < movetext.len() && movetext[i].is_ascii_digit() {
-                        i += 1;
-                    }
-                } else {
-                    i += 1;
-                }
-            }
-            _ => {
-                let len = movetext[i..]
-                    .iter()
-                    .position(|&b| b.is_ascii_whitespace() || b"(){}.;$!?".contains(&b))
-                    .unwrap_or(movetext.len() - i);
-                let token = &movetext[i..i + len];
-                let is_number = token.iter().all(u8::is_ascii_digit);
-                let is_result = matches!(token, b"1-0" | b"0-1" | b"1/2-1/2" | b"*");
-                if !is_number && !is_result && SanPlus::from_ascii(token).is_ok() {
-                    seen += 1;
-                    if seen == n {
-                        return Some(i);
-                    }
-                }
-                i += len.max(1);
-            }
-        }
-    }
-    None
-}
-
-/// Some files separate moves with commas (`17. Bh6+, Rg7`), which pgn-reader would take as
-/// part of the move and skip; outside comments they become spaces (same length, so offsets
-/// and lines are unchanged).
-fn without_commas(movetext: &[u8]) -> Cow<'_, [u8]> {
-    if memchr::memchr(b',', movetext).is_none() {
-        return Cow::Borrowed(movetext);
-    }
-    let mut out = movetext.to_vec();
-    let mut in_comment = false;
-    for b in &mut out {
-        match *b {
-            b'{' => in_comment = true,
-            b'}' => in_comment = false,
-            b',' if !in_comment => *b = b' ',
-            _ => {}
-        }
-    }
-    Cow::Owned(out)
-}
-
-/// Offset of the first `)` that closes no variation.
-fn unmatched_paren(movetext: &[u8]) -> Option<usize> {
-    let mut depth = 0usize;
-    let mut i = 0;
-    while i < movetext.len() {
-        match movetext[i] {
-            b'{' => {
-                i += memchr::memchr(b'}', &movetext[i..]).unwrap_or(movetext.len() - i);
-            }
-            b';' => {
-                i += memchr::memchr(b'\n', &movetext[i..]).unwrap_or(movetext.len() - i);
-            }
-            b'(' => depth += 1,
-            b')' if depth == 0 => return Some(i),
-            b')' => depth -= 1,
-            _ => {}
-        }
-        i += 1;
-    }
-    None
-}
-
-/// Offset of a `{` that has no `}` after it.
-fn unclosed_comment(movetext: &[u8]) -> Option<usize> {
-    let mut i = 0;
-    while let Some(open) = memchr::memchr(b'{', &movetext[i..]) {
-        let open = i + open;
-        match memchr::memchr(b'}', &movetext[open..]) {
-            Some(close) => i = open + close + 1,
-            None => return Some(open),
-        }
-    }
-    None
 }
 
 /// Reads every game of a PGN stream in one pass; memory is bounded by the largest game.

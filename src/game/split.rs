@@ -170,6 +170,9 @@ impl<R: Read> Splitter<R> {
                     if !blank && !text.starts_with(b"[") && !text.starts_with(b"%") {
                         movetext = Some((pos, line));
                         state = movetext_line(text, false);
+                    } else if let Some(at) = movetext_after_tags(text) {
+                        movetext = Some((pos + at, line));
+                        state = movetext_line(&text[at..], false);
                     }
                 }
                 State::Movetext {
@@ -212,6 +215,31 @@ impl<R: Read> Splitter<R> {
             movetext_line,
         }))
     }
+}
+
+/// Where the movetext starts on a tag line that goes on after its tags
+/// (`[Result "1-0"] 1. e4 *`: the import format is free-form); `None` for a line of tags only.
+fn movetext_after_tags(text: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while text.get(i) == Some(&b'[') {
+        // To the closing bracket, skipping quoted values (a broken tag has none).
+        let mut quoted = false;
+        let mut j = i + 1;
+        loop {
+            match *text.get(j)? {
+                b'\\' if quoted => j += 1,
+                b'"' => quoted = !quoted,
+                b']' if !quoted => break,
+                _ => {}
+            }
+            j += 1;
+        }
+        i = j + 1;
+        while text.get(i).is_some_and(u8::is_ascii_whitespace) {
+            i += 1;
+        }
+    }
+    (i < text.len()).then_some(i)
 }
 
 /// Tracks comment braces through one movetext line and notes whether it ends with a result.
