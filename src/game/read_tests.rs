@@ -111,3 +111,10 @@ fn binary_garbage_is_an_invalid_character_at_its_line() {
         "{message}"
     );
 }
+
+#[test]
+fn escape_lines_before_the_tags_do_not_make_a_game() {
+    let games = parse_all("% made by hand\n\n[White \"a\"]\n\n1. e4 *\n");
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].game.headers.get("White"), Some("a"));
+}
