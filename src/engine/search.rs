@@ -803,8 +803,11 @@ impl<'a> Searcher<'a> {
 
     fn count_node(&mut self) {
         self.td.nodes += 1;
+        // Node and time limits wait for the first iteration: a move is never unsearched.
+        let limits_apply = self.td.completed_depth > 0;
         if !self.td.nodes.is_multiple_of(TIME_CHECK_NODES) {
             if let Some(main) = &self.main
+                && limits_apply
                 && main.tm.max_nodes.is_some_and(|max| self.td.nodes >= max)
                 && self.ctx.nodes.len() == 1
             {
@@ -825,7 +828,7 @@ impl<'a> Searcher<'a> {
             .tm
             .max_nodes
             .is_some_and(|max| self.ctx.total_nodes() >= max);
-        if out_of_nodes || (!pondering && main.tm.hard_stop()) {
+        if limits_apply && (out_of_nodes || (!pondering && main.tm.hard_stop())) {
             self.ctx.flags.stop.store(true, Ordering::Relaxed);
         }
     }

@@ -64,7 +64,10 @@ impl TimeManager {
         let min = |a: Option<Duration>, b: Duration| Some(a.map_or(b, |a| a.min(b)));
         for limit in &limits.limits {
             match *limit {
-                Limit::Depth(d) => tm.max_depth = tm.max_depth.min(d.max(1) as i32),
+                Limit::Depth(d) => {
+                    let d = i32::try_from(d).unwrap_or(i32::MAX).max(1);
+                    tm.max_depth = tm.max_depth.min(d);
+                }
                 Limit::Nodes(n) => tm.max_nodes = Some(tm.max_nodes.map_or(n, |m| m.min(n))),
                 Limit::Mate(m) => tm.mate = Some(m),
                 Limit::MoveTime(t) => {

@@ -170,8 +170,8 @@ impl<R: Read> Splitter<R> {
                     if !blank && !text.starts_with(b"[") && !text.starts_with(b"%") {
                         movetext = Some((pos, line));
                         state = movetext_line(text, false);
-                    } else if let Some(at) = movetext_after_tags(text)
-                        .filter(|_| text.starts_with(b"["))
+                    } else if let Some(at) =
+                        movetext_after_tags(text).filter(|_| text.starts_with(b"["))
                     {
                         movetext = Some((pos + at, line));
                         state = movetext_line(&text[at..], false);

@@ -454,6 +454,10 @@ mod tests {
             }
             panic!("no '{needle}' in:\n{}", self.text());
         }
+
+        fn clear(&self) {
+            self.0.lock().unwrap().clear();
+        }
     }
 
     fn session() -> (Session, Buffer) {
@@ -527,6 +531,31 @@ mod tests {
         assert_eq!(s.moves.len(), 4);
         s.handle_line("go depth 2");
         out.wait_for("bestmove 0000");
+        s.shutdown();
+    }
+
+    #[test]
+    fn numbers_out_of_range_saturate_and_every_move_is_searched() {
+        let (mut s, out) = session();
+        s.handle_line("setoption name Hash value 99999999");
+        s.handle_line("setoption name MultiPV value 0");
+        let text = out.wait_for("MultiPV");
+        assert!(text.contains("outside 1..65536"), "{text}");
+        // A depth past i32 is the deepest search, not a negative one.
+        s.handle_line("position startpos");
+        s.handle_line("go depth 3000000000");
+        out.wait_for("info depth 6 ");
+        s.handle_line("stop");
+        out.wait_for("bestmove");
+        // No nodes, no time: depth 1 still completes.
+        for go in ["go nodes 0", "go movetime 0", "go wtime -5 btime -5"] {
+            s.handle_line("isready");
+            out.wait_for("readyok");
+            out.clear();
+            s.handle_line(go);
+            let text = out.wait_for("bestmove");
+            assert!(text.contains("info depth 1 "), "{go}: {text}");
+        }
         s.shutdown();
     }
 }
