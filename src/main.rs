@@ -49,6 +49,10 @@ enum Command {
     Train(cli::train::TrainArgs),
     /// Tune the hand-crafted evaluation's weights on game results (Texel's method).
     Tune(cli::tune::TuneArgs),
+    /// Print the shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions(cli::docs::CompletionsArgs),
+    /// Print the man page, or write every page into a folder (--dir).
+    Man(cli::docs::ManArgs),
 }
 
 fn main() -> ExitCode {
@@ -68,6 +72,8 @@ fn main() -> ExitCode {
         Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Train(args)) => cli::train::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),
+        Some(Command::Completions(args)) => cli::docs::completions::<Cli>(args),
+        Some(Command::Man(args)) => cli::docs::man::<Cli>(args),
         None => cli::tui::run_default(cli.ascii),
     };
     match result {

@@ -3,6 +3,7 @@ pub mod annotate;
 pub mod bench;
 pub mod book;
 pub mod datagen;
+pub mod docs;
 pub mod perft;
 pub mod pgn;
 pub mod tb;
