@@ -5,9 +5,7 @@
 
 mod common;
 
-use std::panic::{AssertUnwindSafe, catch_unwind};
-
-use common::Rng;
+use common::{Rng, fuzz_iterations, mutate, no_panic, random_bytes};
 use kibitzer::chess::{CastlingMode, Move, Position, San, UciMove, fen};
 
 const FEN_SEEDS: &[&str] = &[
@@ -26,54 +24,6 @@ const SAN_SEEDS: &[&str] = &[
 ];
 
 const UCI_SEEDS: &[&str] = &["e2e4", "e7e8q", "e1g1", "e1h1", "0000", "b7b8n", "a1a8"];
-
-/// Characters that parsers react to, so mutations reach deep into them.
-const ALPHABET: &[u8] = b"pnbrqkPNBRQKabcdefghABCDEFGH012345678/ -=+#x:()O!?;\"\tw";
-
-/// One random edit of `s`: replace, insert, delete, duplicate, truncate or swap.
-fn mutate(rng: &mut Rng, s: &[u8]) -> Vec<u8> {
-    let mut v = s.to_vec();
-    for _ in 0..1 + rng.below(3) {
-        let len = v.len();
-        let byte = if rng.below(8) == 0 {
-            rng.next_u64() as u8
-        } else {
-            ALPHABET[rng.below(ALPHABET.len())]
-        };
-        match rng.below(6) {
-            0 if len > 0 => v[rng.below(len)] = byte,
-            1 => v.insert(rng.below(len + 1), byte),
-            2 if len > 0 => {
-                v.remove(rng.below(len));
-            }
-            3 if len > 0 => {
-                let start = rng.below(len);
-                let end = start + rng.below(len - start + 1);
-                let chunk = v[start..end].to_vec();
-                let at = rng.below(v.len() + 1);
-                v.splice(at..at, chunk);
-            }
-            4 => v.truncate(rng.below(len + 1)),
-            _ if len > 1 => {
-                let (a, b) = (rng.below(len), rng.below(len));
-                v.swap(a, b);
-            }
-            _ => v.push(byte),
-        }
-    }
-    v
-}
-
-fn random_bytes(rng: &mut Rng) -> Vec<u8> {
-    (0..rng.below(100)).map(|_| rng.next_u64() as u8).collect()
-}
-
-/// Runs `f` on `input`, failing with the input named if it panics.
-fn no_panic(what: &str, input: &str, f: impl FnOnce()) {
-    if catch_unwind(AssertUnwindSafe(f)).is_err() {
-        panic!("{what} panicked on {input:?}");
-    }
-}
 
 /// Every FEN entry point; an accepted FEN must print and read back as the same position.
 fn check_fen(text: &str) {
@@ -132,7 +82,7 @@ fn positions() -> Vec<Position> {
 #[test]
 fn fen_parser_never_panics() {
     let mut rng = Rng::new(0xfe4);
-    for _ in 0..20_000 {
+    for _ in 0..fuzz_iterations(20_000) {
         let seed = FEN_SEEDS[rng.below(FEN_SEEDS.len())].as_bytes();
         let input = if rng.below(10) == 0 {
             random_bytes(&mut rng)
@@ -147,7 +97,7 @@ fn fen_parser_never_panics() {
 fn san_and_uci_parsers_never_panic() {
     let positions = positions();
     let mut rng = Rng::new(0x5a4);
-    for _ in 0..10_000 {
+    for _ in 0..fuzz_iterations(10_000) {
         let seeds = if rng.below(2) == 0 {
             SAN_SEEDS
         } else {

@@ -64,12 +64,11 @@ fn read_openings(path: &PathBuf) -> anyhow::Result<Vec<Position>> {
     let mut openings = Vec::new();
     for (n, line) in BufReader::new(file).lines().enumerate() {
         let line = line.with_context(|| format!("{}:{}", path.display(), n + 1))?;
-        let fields: Vec<&str> = line.split_whitespace().take(4).collect();
-        if fields.len() < 4 || line.trim_start().starts_with('#') {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
             continue;
         }
-        match Position::from_fen(&fields.join(" ")) {
-            Ok(pos) => openings.push(pos),
+        match kibitzer::chess::epd::parse(&line) {
+            Ok(epd) => openings.push(epd.position),
             Err(e) => eprintln!("warning: {}:{}: {e}; line skipped", path.display(), n + 1),
         }
     }

@@ -4,8 +4,10 @@
 
 use std::io::{self, Read};
 
-/// Bytes read per refill.
+/// Bytes read per refill, at most; the first reads are smaller, so a short text (a game from
+/// the clipboard, a test) does not cost a megabyte of zeroed buffer.
 const READ_CHUNK: usize = 1 << 20;
+const FIRST_CHUNK: usize = 8 << 10;
 /// A single game larger than this is refused rather than buffered.
 const MAX_GAME_BYTES: usize = 256 << 20;
 
@@ -99,14 +101,15 @@ impl<R: Read> Splitter<R> {
             self.start = 0;
             self.base += shift as u64;
         }
-        if self.buf.len() - self.end < READ_CHUNK {
+        let chunk = self.buf.len().clamp(FIRST_CHUNK, READ_CHUNK);
+        if self.buf.len() - self.end < chunk {
             if self.end > MAX_GAME_BYTES {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidData,
                     format!("a game longer than {} MiB", MAX_GAME_BYTES >> 20),
                 ));
             }
-            self.buf.resize(self.end + READ_CHUNK, 0);
+            self.buf.resize(self.end + chunk, 0);
         }
         loop {
             match self.reader.read(&mut self.buf[self.end..]) {

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
 /// The shared test data folder: `$KIBITZER_SHARED`, or `../shared` beside the checkout.
@@ -42,5 +43,62 @@ impl Rng {
     /// Uniform-enough in `0..n` (`n > 0`).
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// How many inputs each fuzz target tries: `$KIBITZER_FUZZ_ITERATIONS`, or `default` (the
+/// short run of the default suite; `scripts/fuzz-long.sh` runs a million).
+pub fn fuzz_iterations(default: usize) -> usize {
+    std::env::var("KIBITZER_FUZZ_ITERATIONS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Characters that parsers react to, so mutations reach deep into them.
+const ALPHABET: &[u8] = b"pnbrqkPNBRQKabcdefghABCDEFGH012345678/ -=+#x:()O!?;\"\tw";
+
+/// One random edit of `s`: replace, insert, delete, duplicate, truncate or swap.
+pub fn mutate(rng: &mut Rng, s: &[u8]) -> Vec<u8> {
+    let mut v = s.to_vec();
+    for _ in 0..1 + rng.below(3) {
+        let len = v.len();
+        let byte = if rng.below(8) == 0 {
+            rng.next_u64() as u8
+        } else {
+            ALPHABET[rng.below(ALPHABET.len())]
+        };
+        match rng.below(6) {
+            0 if len > 0 => v[rng.below(len)] = byte,
+            1 => v.insert(rng.below(len + 1), byte),
+            2 if len > 0 => {
+                v.remove(rng.below(len));
+            }
+            3 if len > 0 => {
+                let start = rng.below(len);
+                let end = start + rng.below(len - start + 1);
+                let chunk = v[start..end].to_vec();
+                let at = rng.below(v.len() + 1);
+                v.splice(at..at, chunk);
+            }
+            4 => v.truncate(rng.below(len + 1)),
+            _ if len > 1 => {
+                let (a, b) = (rng.below(len), rng.below(len));
+                v.swap(a, b);
+            }
+            _ => v.push(byte),
+        }
+    }
+    v
+}
+
+pub fn random_bytes(rng: &mut Rng) -> Vec<u8> {
+    (0..rng.below(100)).map(|_| rng.next_u64() as u8).collect()
+}
+
+/// Runs `f` on `input`, failing with the input named if it panics.
+pub fn no_panic(what: &str, input: &str, f: impl FnOnce()) {
+    if catch_unwind(AssertUnwindSafe(f)).is_err() {
+        panic!("{what} panicked on {input:?}");
     }
 }
