@@ -14,16 +14,25 @@ file="${1:-/tmp/kibitzer-100k.pgn}"
 kibitzer=target/release/kibitzer
 cargo build --release --quiet
 pgn_extract=$(command -v pgn-extract || echo /usr/games/pgn-extract)
+# A tool that is missing would be timed failing at once: check them first.
+[[ -x "$pgn_extract" ]] || { echo "error: pgn-extract not found (apt-get install pgn-extract)" >&2; exit 1; }
+python3 -c 'import chess.pgn' 2>/dev/null || { echo "error: python-chess not found (pip install chess)" >&2; exit 1; }
 py_games="${PY_GAMES:-all}"
 bytes=$(stat -c %s "$file")
 games=$(grep -c '^\[Event ' "$file")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Runs a command under /usr/bin/time; prints "wall cpu peak_kb".
+# Runs a command under /usr/bin/time; prints "wall cpu peak_kb". A command that fails prints
+# nothing (so the caller's read fails and the script stops) and says why on stderr.
 measure() {
-    local out="$tmp/time"
-    /usr/bin/time -f "%e %U %S %M" -o "$out" nice "$@" >/dev/null 2>"$tmp/stderr" || true
+    local out="$tmp/time" status=0
+    /usr/bin/time -f "%e %U %S %M" -o "$out" nice "$@" >/dev/null 2>"$tmp/stderr" || status=$?
+    if ((status != 0)); then
+        echo "error: '$*' failed with exit status $status:" >&2
+        grep -v '^Command exited' "$tmp/stderr" | tail -n 5 >&2
+        return 1
+    fi
     tail -n 1 "$out" | awk '{printf "%.2f %.2f %d\n", $1, $2 + $3, $4}'
 }
 

@@ -195,13 +195,7 @@ impl ThreadEval {
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
         match (&self.nnue, &self.evaluation) {
-            (Some(state), Evaluation::Nnue { network, .. }) => {
-                let value = state.evaluate(network, pos);
-                // Unit tests check every incremental evaluation the search makes.
-                #[cfg(test)]
-                assert_eq!(value, network.evaluate_from_scratch(pos), "{}", pos.fen());
-                value
-            }
+            (Some(state), Evaluation::Nnue { network, .. }) => state.evaluate(network, pos),
             _ => HandCrafted.evaluate(pos),
         }
     }
@@ -258,7 +252,6 @@ impl Mul<i32> for S {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::SearchLimits;
 
     #[test]
     fn embedded_network_loads() {
@@ -288,39 +281,51 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    /// The search's incremental evaluations are checked against from-scratch ones (see
-    /// `ThreadEval::evaluate`): captures, castling, promotions, en passant and null moves. The
-    /// search runs on this thread, so a failed check fails the test.
-    #[test]
-    fn search_keeps_accumulators_in_step() {
-        use crate::engine::thread::{self, Flags, Job, ThreadData};
-        use crate::engine::tt::TranspositionTable;
+    /// Pushes and pops every move to `depth` plies the way the search does (null moves
+    /// included), checking each incremental evaluation against one from scratch.
+    fn walk(eval: &mut ThreadEval, network: &Network, pos: &Position, depth: u32) {
+        assert_eq!(
+            eval.evaluate(pos),
+            network.evaluate_from_scratch(pos),
+            "{}",
+            pos.fen()
+        );
+        if depth == 0 {
+            return;
+        }
+        for &m in pos.legal_moves().iter() {
+            eval.push_move(pos, m);
+            walk(eval, network, &pos.play(m).unwrap(), depth - 1);
+            eval.pop();
+        }
+        if !pos.in_check() {
+            let mut after = pos.clone();
+            after.play_null();
+            eval.push_null();
+            walk(eval, network, &after, depth - 1);
+            eval.pop();
+        }
+    }
 
-        let tt = TranspositionTable::new(4);
-        let flags = Flags::default();
-        let (events, _receiver) = std::sync::mpsc::channel();
-        let mut threads = vec![ThreadData::new(0)];
+    /// Captures, castling both ways, promotions and under-promotions, en passant and null
+    /// moves, three plies deep from positions full of them.
+    #[test]
+    fn incremental_evaluation_matches_from_scratch_through_every_move_kind() {
+        let evaluation = Evaluation::embedded();
+        let Evaluation::Nnue { network, .. } = &evaluation else {
+            panic!("the embedded evaluation is a network");
+        };
+        let mut eval = ThreadEval::new(&evaluation);
         for fen in [
             crate::chess::STARTPOS,
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
         ] {
-            let job = Job {
-                root: Position::from_fen(fen).unwrap(),
-                game_keys: Vec::new(),
-                limits: SearchLimits::depth(7),
-                multipv: 1,
-                move_overhead: std::time::Duration::ZERO,
-                strength: None,
-                evaluation: Evaluation::embedded(),
-                tablebases: None,
-                start: std::time::Instant::now(),
-            };
-            flags
-                .stop
-                .store(false, std::sync::atomic::Ordering::Relaxed);
-            thread::run(job, &mut threads, &tt, &flags, &events);
+            let root = Position::from_fen(fen).unwrap();
+            eval.set_root(&evaluation, &root);
+            walk(&mut eval, network, &root, 3);
         }
     }
 }

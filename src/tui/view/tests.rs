@@ -159,6 +159,7 @@ fn overlays_prompts_and_tiny_terminals() {
 }
 
 #[test]
+#[ignore = "a timing: run with --ignored on a quiet machine"]
 fn frame_render_time_at_200x60() {
     let app = sample();
     let mut terminal = Terminal::new(TestBackend::new(200, 60)).unwrap();
