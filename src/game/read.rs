@@ -223,7 +223,7 @@ impl Builder {
                     self.fatal = true;
                     ControlFlow::Break(())
                 }
-                Token::Open => self.begin_variation(),
+                Token::Open => self.begin_variation(at),
                 Token::Close => self.end_variation(at),
                 Token::Result(result) if self.stack.is_empty() => {
                     self.result = Some(result);
@@ -394,15 +394,21 @@ impl Builder {
         }
     }
 
-    fn begin_variation(&mut self) -> ControlFlow<()> {
-        self.stack.push(self.current);
+    fn begin_variation(&mut self, at: usize) -> ControlFlow<()> {
         if self.skipping() {
+            self.stack.push(self.current);
             return ControlFlow::Continue(());
         }
         // The variation is an alternative to the last move: it starts from that move's parent.
-        if let Some(parent) = self.tree.node(self.current).parent() {
-            self.current = parent;
-        }
+        let Some(parent) = self.tree.node(self.current).parent() else {
+            let why = "'(' with no move before it to be an alternative to".to_owned();
+            let flow = self.fail(GameErrorKind::Syntax(why), at);
+            // Still open: the ')' that closes it must close it, not the variation around it.
+            self.stack.push(self.current);
+            return flow;
+        };
+        self.stack.push(self.current);
+        self.current = parent;
         self.fresh = true;
         ControlFlow::Continue(())
     }

@@ -118,3 +118,16 @@ fn escape_lines_before_the_tags_do_not_make_a_game() {
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].game.headers.get("White"), Some("a"));
 }
+
+#[test]
+fn a_variation_needs_a_move_before_it() {
+    let (moves, errors) = read("( 1. e4 e5 ) *");
+    assert_eq!(moves, "*");
+    assert_eq!(
+        errors,
+        ["1: '(' with no move before it to be an alternative to"]
+    );
+    let (moves, errors) = read("1. e4 ((1. d4) 1. c4) e5 *");
+    assert_eq!(moves, "1. e4 e5 *");
+    assert_eq!(errors.len(), 1);
+}

@@ -120,8 +120,20 @@ impl Wrapper<'_> {
             return;
         }
         let text = format!("{{{comment}}}");
+        // A line starting with '[' would read as a new game's tags, one starting with '%' as
+        // an escape line: such a word stays on the line of the word before it.
+        let mut tokens: Vec<String> = Vec::new();
         for word in text.split(' ') {
-            self.token(word);
+            match tokens.last_mut() {
+                Some(last) if word.starts_with(['[', '%']) => {
+                    last.push(' ');
+                    last.push_str(word);
+                }
+                _ => tokens.push(word.to_owned()),
+            }
+        }
+        for token in &tokens {
+            self.token(token);
         }
     }
 }
@@ -154,5 +166,20 @@ mod tests {
         let out = game.game.to_pgn();
         assert!(out.lines().all(|l| l.chars().count() <= 80));
         assert_eq!(parse_all(&out)[0].game, game.game);
+    }
+
+    #[test]
+    fn no_comment_line_starts_like_a_tag_or_an_escape() {
+        let filler = "word ".repeat(15);
+        let text = format!("1. e4 {{{filler}[Event \"x\"] {filler}%escape {filler}}} *");
+        let out = parse_all(&text)[0].game.to_pgn();
+        let movetext = out.split("\n\n").nth(1).unwrap();
+        assert!(
+            movetext
+                .lines()
+                .all(|l| !l.starts_with('[') && !l.starts_with('%')),
+            "{out}"
+        );
+        assert_eq!(parse_all(&out).len(), 1);
     }
 }
