@@ -443,3 +443,24 @@ fn forty_moves_from_a_fresh_home_show_no_error() {
     s.wait_for("the exit", |t| t.contains("EXITED 0"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The opening is named as soon as it is reached.
+#[test]
+fn the_najdorf_is_named() {
+    if tmux_missing() {
+        return;
+    }
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let (dir, cmd) = fresh_home("najdorf", &format!("analyse '{start}'"));
+    let s = Session::start("najdorf", 100, 30, &cmd);
+    s.wait_for("the board", |t| t.contains("ANALYSE"));
+    for m in [
+        "e4", "c5", "Nf3", "d6", "d4", "cxd4", "Nxd4", "Nf6", "Nc3", "a6",
+    ] {
+        s.keys(&[m, "Enter"]);
+    }
+    s.wait_for("the opening's name", |t| t.contains("Najdorf"));
+    s.keys(&["q", "n"]);
+    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

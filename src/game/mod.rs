@@ -5,6 +5,7 @@ pub mod annotation;
 pub mod headers;
 pub mod index;
 mod movetext;
+pub mod openings;
 pub mod read;
 #[cfg(test)]
 mod read_tests;

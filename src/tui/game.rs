@@ -309,6 +309,12 @@ impl Record {
 
     /// The line shown in the graph: from the start through `id` to the end of its main
     /// continuation, root included (the main line when `id` is on it).
+    /// The opening of the shown position: the deepest named position on the way to it.
+    pub fn opening(&self) -> Option<game::openings::Opening> {
+        let path = self.game.tree.path(self.current);
+        game::openings::classify(path.iter().map(|&n| self.position(n)))
+    }
+
     pub fn line_through(&self, id: NodeId) -> Vec<NodeId> {
         let tree = &self.game.tree;
         let mut line = tree.path(id);

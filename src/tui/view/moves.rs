@@ -239,7 +239,11 @@ impl LineVisitor for MoveList<'_> {
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let block = Block::default().borders(Borders::TOP).title(" Moves ");
+    let title = match app.game.opening() {
+        Some(opening) => format!(" Moves · {opening} "),
+        None => " Moves ".to_owned(),
+    };
+    let block = Block::default().borders(Borders::TOP).title(title);
     let inner = block.inner(area);
     block.render(area, buf);
     let (lines, current) = lines(app, inner.width);

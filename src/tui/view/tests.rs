@@ -287,3 +287,23 @@ fn help_scrolls_through_every_key_and_command_at_80x24() {
     let bottom = text(&draw(&app, 160, 24));
     assert!(bottom.contains("space engine · u undo"), "{bottom}");
 }
+
+#[test]
+fn the_opening_is_named_over_the_move_list() {
+    let mut app = crate::tui::tests::app();
+    app.book = None;
+    crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
+    keys(
+        &mut app,
+        "e4<Enter>c5<Enter>Nf3<Enter>d6<Enter>d4<Enter>cxd4<Enter>Nxd4<Enter>Nf6<Enter>Nc3<Enter>a6<Enter>",
+    );
+    let screen = text(&draw(&app, 160, 40));
+    assert!(
+        screen.contains("B90 Sicilian Defense: Najdorf Variation"),
+        "{screen}"
+    );
+    // Back at 2. Nf3 the name is the one of that position.
+    keys(&mut app, "<Home>jjj");
+    let screen = text(&draw(&app, 160, 40));
+    assert!(screen.contains("Moves · B27 Sicilian Defense ─"), "{screen}");
+}
