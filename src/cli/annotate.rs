@@ -56,6 +56,10 @@ pub struct AnnotateArgs {
     /// Hash table per engine, in MB.
     #[arg(long, default_value_t = 64)]
     hash: usize,
+    /// Leave missing ECO and Opening tags missing (by default they are filled in from the
+    /// opening names).
+    #[arg(long)]
+    no_eco: bool,
 }
 
 /// `5`, `3-10`, `7-`: an inclusive 1-based range.
@@ -216,6 +220,7 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
     let results: Mutex<Vec<Option<GameSummary>>> = Mutex::new(vec![None; games.len()]);
     let slots: Vec<Mutex<&mut Game>> = games.iter_mut().map(|(_, g)| Mutex::new(g)).collect();
     let search_limits = limits(&args);
+    let fill_eco = !args.no_eco;
     std::thread::scope(|s| {
         for _ in 0..workers {
             s.spawn(|| {
@@ -232,6 +237,9 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
                     }
                     let mut game = slots[i].lock().unwrap_or_else(|e| e.into_inner());
                     let summary = annotator.annotate(&mut game, &knowledge, &stop);
+                    if fill_eco {
+                        kibitzer::game::openings::fill_tags(&mut game);
+                    }
                     bar.inc(game.tree.mainline().count() as u64 + 1);
                     if !summary.incomplete || !stop.load(Ordering::Relaxed) {
                         results.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(summary);

@@ -33,6 +33,9 @@ enum PgnCommand {
         input: PathBuf,
         #[arg(long, short)]
         output: PathBuf,
+        /// Fill in missing ECO and Opening tags from the opening names.
+        #[arg(long)]
+        eco: bool,
     },
     /// List games fast, one per line, tab-separated: number, byte offset, line, then Event,
     /// Site, Date, Round, White, Black, Result.
@@ -54,7 +57,7 @@ enum PgnCommand {
 pub fn run(args: PgnArgs) -> anyhow::Result<()> {
     match args.command {
         PgnCommand::Check { file, quiet } => check(&file, quiet),
-        PgnCommand::Convert { input, output } => convert(&input, &output),
+        PgnCommand::Convert { input, output, eco } => convert(&input, &output, eco),
         PgnCommand::Index { file, count } => index_file(&file, count),
         PgnCommand::Show { file, game } => show(&file, game),
     }
@@ -102,7 +105,7 @@ fn check(path: &Path, quiet: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn convert(input: &Path, output: &Path) -> anyhow::Result<()> {
+fn convert(input: &Path, output: &Path, eco: bool) -> anyhow::Result<()> {
     let mut out = AtomicFile::create(output)
         .with_context(|| format!("cannot create {}", output.display()))?;
     let (mut games, mut bad) = (0u64, 0u64);
@@ -110,7 +113,10 @@ fn convert(input: &Path, output: &Path) -> anyhow::Result<()> {
     let mut write_result = Ok(());
     open(input)?
         .for_each_raw(|raw| {
-            let parsed = parse_game(raw);
+            let mut parsed = parse_game(raw);
+            if eco {
+                kibitzer::game::openings::fill_tags(&mut parsed.game);
+            }
             for e in &parsed.errors {
                 eprintln!("{}: {e}", input.display());
             }

@@ -65,6 +65,29 @@ pub fn classify<'a>(positions: impl IntoIterator<Item = &'a Position>) -> Option
     positions.into_iter().filter_map(name_of).last()
 }
 
+/// Sets the `ECO` and `Opening` tags from the game's main line where the game has none;
+/// whether it set them.
+pub fn fill_tags(game: &mut crate::game::Game) -> bool {
+    let has = |tag: &str| {
+        game.headers
+            .get(tag)
+            .is_some_and(|v| !v.is_empty() && v != "?")
+    };
+    if has("ECO") || has("Opening") {
+        return false;
+    }
+    let tree = &game.tree;
+    let positions = std::iter::once(crate::game::NodeId::ROOT)
+        .chain(tree.mainline())
+        .map(|n| tree.position(n));
+    let Some(opening) = classify(positions) else {
+        return false;
+    };
+    game.headers.set("ECO", opening.eco);
+    game.headers.set("Opening", opening.name);
+    true
+}
+
 /// How many lines the list names (for tests and `--help` texts).
 pub fn count() -> usize {
     BY_POSITION.len()
@@ -112,5 +135,18 @@ mod tests {
         let queens_gambit = classify(&after("d4 d5 c4"));
         assert_eq!(queens_gambit.map(|o| o.name), Some("Queen's Gambit"));
         assert_eq!(classify(&after("")), None);
+    }
+
+    #[test]
+    fn missing_tags_are_filled_and_present_ones_kept() {
+        let mut game = crate::game::parse_all("1. d4 d5 2. c4 *").remove(0).game;
+        assert!(fill_tags(&mut game));
+        assert_eq!(game.headers.get("ECO"), Some("D06"));
+        assert_eq!(game.headers.get("Opening"), Some("Queen's Gambit"));
+        let mut tagged = crate::game::parse_all("[ECO \"A00\"]\n\n1. d4 d5 2. c4 *")
+            .remove(0)
+            .game;
+        assert!(!fill_tags(&mut tagged));
+        assert_eq!(tagged.headers.get("Opening"), None);
     }
 }

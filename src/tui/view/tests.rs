@@ -305,5 +305,8 @@ fn the_opening_is_named_over_the_move_list() {
     // Back at 2. Nf3 the name is the one of that position.
     keys(&mut app, "<Home>jjj");
     let screen = text(&draw(&app, 160, 40));
-    assert!(screen.contains("Moves · B27 Sicilian Defense ─"), "{screen}");
+    assert!(
+        screen.contains("Moves · B27 Sicilian Defense ─"),
+        "{screen}"
+    );
 }
