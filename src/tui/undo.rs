@@ -49,27 +49,41 @@ pub fn checkpoint(app: &mut App, edit: &'static str) {
 }
 
 pub fn undo(app: &mut App) {
-    if !matches!(app.mode, Mode::Analyse(_)) {
-        return app.info("undo works on the edits of analyse mode (f2)");
-    }
-    let Some(before) = app.history.undo.pop() else {
-        return app.info("nothing to undo");
-    };
-    let after = swap_in(app, before.game, before.saved, before.edit);
-    app.info(format!("undone: {} (ctrl-y redoes)", after.edit));
-    app.history.redo.push(after);
+    step(app, true);
 }
 
 pub fn redo(app: &mut App) {
-    if !matches!(app.mode, Mode::Analyse(_)) {
-        return app.info("redo works on the edits of analyse mode (f2)");
-    }
-    let Some(after) = app.history.redo.pop() else {
-        return app.info("nothing to redo");
+    step(app, false);
+}
+
+/// Moves one state back (`back`) or forward: the state taken from one stack is shown, and the
+/// one shown goes on the other.
+fn step(app: &mut App, back: bool) {
+    let (verb, done) = if back {
+        ("undo", "undone")
+    } else {
+        ("redo", "redone")
     };
-    let before = swap_in(app, after.game, after.saved, after.edit);
-    app.info(format!("redone: {}", before.edit));
-    app.history.undo.push(before);
+    if !matches!(app.mode, Mode::Analyse(_)) {
+        return app.info(format!("{verb} works on the edits of analyse mode (f2)"));
+    }
+    let from = if back {
+        &mut app.history.undo
+    } else {
+        &mut app.history.redo
+    };
+    let Some(state) = from.pop() else {
+        return app.info(format!("nothing to {verb}"));
+    };
+    let shown = swap_in(app, state.game, state.saved, state.edit);
+    let hint = if back { " (ctrl-y redoes)" } else { "" };
+    app.info(format!("{done}: {}{hint}", shown.edit));
+    let to = if back {
+        &mut app.history.redo
+    } else {
+        &mut app.history.undo
+    };
+    to.push(shown);
 }
 
 /// Shows `game` and returns what was shown, as a snapshot for the other stack.
