@@ -376,14 +376,9 @@ mod tests {
 
     #[test]
     fn tablebase_results_are_noted() {
-        let dir = std::env::var("KIBITZER_SHARED")
-            .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared").to_owned());
-        let syzygy = std::path::Path::new(&dir).join("syzygy");
-        if !syzygy.is_dir() {
-            eprintln!("skipping: no tables at {}", syzygy.display());
+        let Some(tables) = crate::tablebase::tests::shared_tables() else {
             return;
-        }
-        let (tables, _) = Tablebases::open(syzygy.as_os_str()).unwrap();
+        };
         let pgn =
             "[FEN \"8/8/8/8/8/4k3/8/R3K3 w - - 0 1\"]\n[SetUp \"1\"]\n\n1. Ra3+ Kd4 2. Kd2 *\n";
         let mut game = parse_all(pgn).remove(0).game;

@@ -328,13 +328,11 @@ fn browse_filters_as_you_type_and_opens_games() {
 #[test]
 fn a_file_of_one_game_opens_it_and_a_missing_file_is_an_error() {
     let mut app = analysing("");
-    let path = PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/pgn/python-chess/variations-nags-and-comments.pgn"
-    ));
-    if !path.exists() {
+    let Some(path) =
+        crate::tablebase::tests::shared_path("pgn/python-chess/variations-nags-and-comments.pgn")
+    else {
         return;
-    }
+    };
     open_file(&mut app, &path);
     load_requested(&mut app);
     assert!(matches!(app.mode, Mode::Analyse(_)));
@@ -379,11 +377,9 @@ fn clicking_the_graph_jumps_to_that_move() {
 #[test]
 #[ignore]
 fn big_file_index_filter_and_check_times() {
-    let legal = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/pgn/pgn-reader/legal.pgn"
-    ))
-    .unwrap();
+    let legal = crate::tablebase::tests::shared_path("pgn/pgn-reader/legal.pgn")
+        .map(|p| std::fs::read_to_string(p).unwrap())
+        .expect("../shared holds the file this timing reads");
     let dir = temp_dir("big");
     let path = dir.join("big.pgn");
     let copies = 2_000;
