@@ -19,10 +19,15 @@ pub struct TimeManager {
     pub max_nodes: Option<u64>,
     /// Mate distance in moves that ends the search.
     pub mate: Option<u32>,
+    /// A fixed move time and no clock: the time given is used, however stable the best move.
+    fixed_time: bool,
     /// Best-move stability and last score, updated by the main thread after each iteration.
     stable_iterations: usize,
     last_score: Option<i32>,
 }
+
+/// What a fixed move time keeps back at most (the move overhead is for clocks).
+const MOVETIME_MARGIN: Duration = Duration::from_millis(10);
 
 /// Soft and hard budgets for one move from our clock. The moves still to come cost the overhead
 /// (GUI and pipe latency) too, so the pool shared out is the clock plus the increments to come,
@@ -60,6 +65,7 @@ impl TimeManager {
             mate: None,
             stable_iterations: 0,
             last_score: None,
+            fixed_time: false,
         };
         let min = |a: Option<Duration>, b: Duration| Some(a.map_or(b, |a| a.min(b)));
         for limit in &limits.limits {
@@ -71,7 +77,9 @@ impl TimeManager {
                 Limit::Nodes(n) => tm.max_nodes = Some(tm.max_nodes.map_or(n, |m| m.min(n))),
                 Limit::Mate(m) => tm.mate = Some(m),
                 Limit::MoveTime(t) => {
-                    let t = t.saturating_sub(overhead).max(Duration::from_millis(1));
+                    // No clock to lose on: only a little is kept back for the reply to travel.
+                    let margin = overhead.min(MOVETIME_MARGIN);
+                    let t = t.saturating_sub(margin).max(Duration::from_millis(1));
                     tm.soft = min(tm.soft, t);
                     tm.hard = min(tm.hard, t);
                 }
@@ -83,6 +91,12 @@ impl TimeManager {
                 }
             }
         }
+        let clock = limits.limits.iter().any(|l| matches!(l, Limit::Clock(_)));
+        let movetime = limits
+            .limits
+            .iter()
+            .any(|l| matches!(l, Limit::MoveTime(_)));
+        tm.fixed_time = movetime && !clock;
         tm
     }
 
@@ -113,7 +127,7 @@ impl TimeManager {
         };
         let drop = self.last_score.map_or(0, |last| (last - score).max(0));
         self.last_score = Some(score);
-        let Some(soft) = self.soft else {
+        let Some(soft) = self.soft.filter(|_| !self.fixed_time) else {
             return Duration::MAX;
         };
         let stability = TIME_STABILITY_SCALE[self.stable_iterations.min(4)];
@@ -211,7 +225,7 @@ mod tests {
         limits.limits.push(Limit::Depth(7));
         limits.limits.push(Limit::Nodes(1000));
         let tm = TimeManager::new(&limits, Color::White, ms(50), Instant::now());
-        assert_eq!(tm.hard, Some(ms(450)));
+        assert_eq!(tm.hard, Some(ms(490)));
         assert_eq!((tm.max_depth, tm.max_nodes), (7, Some(1000)));
         let tm = TimeManager::new(
             &clock(10_000, 0, None),
@@ -227,6 +241,24 @@ mod tests {
             Instant::now(),
         );
         assert!(tm.hard.is_none() && !tm.hard_stop());
+    }
+
+    #[test]
+    fn a_fixed_move_time_is_used_whatever_the_stability() {
+        let mut tm = TimeManager::new(
+            &SearchLimits::move_time(ms(500)),
+            Color::White,
+            ms(0),
+            Instant::now(),
+        );
+        for _ in 0..10 {
+            // The best move never changes: with a clock this would stop early.
+            assert_eq!(tm.iteration_done(false, 30), Duration::MAX);
+        }
+        assert!(!tm.soft_stop(Duration::MAX));
+        let mut clocked =
+            TimeManager::new(&clock(10_000, 0, None), Color::White, ms(0), Instant::now());
+        assert!(clocked.iteration_done(false, 30) < Duration::MAX);
     }
 
     #[test]
