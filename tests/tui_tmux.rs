@@ -159,6 +159,8 @@ fn browse_filter_open_annotate_and_write() {
     s.wait_for("the game list", |t| {
         t.contains("BROWSE") && t.contains("Carol") && t.contains("1 with errors")
     });
+    // The background check names each game's opening from its moves.
+    s.wait_for("the openings", |t| t.contains("C40 King's Knight Opening"));
     s.keys(&["d02"]);
     s.wait_for("the filtered list", |t| {
         t.contains("1 of 3 games") && !t.contains("Alice")

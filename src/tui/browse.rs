@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use crate::game::openings::Opening;
 use crate::game::{GameIndex, IndexEntry, ParsedGame};
 
 use super::app::{App, Effect, Mode, Severity};
@@ -28,17 +29,21 @@ pub struct Library {
     /// Games checked so far by the background pass, and whether it finished.
     pub checked: u64,
     pub check_done: bool,
+    /// The opening of each checked game, by game number (from its moves, not its tags).
+    pub openings: HashMap<u64, Opening>,
 }
 
 /// Results of the background work on a file.
 #[derive(Clone, Debug)]
 pub enum LibraryEvent {
     Indexed(PathBuf, Result<Arc<GameIndex>, String>),
-    /// Errors of games checked since the last report; `upto` games checked in all.
+    /// Errors and openings of games checked since the last report; `upto` games checked in
+    /// all.
     Checked {
         path: PathBuf,
         upto: u64,
         errors: Vec<(u64, String)>,
+        openings: Vec<(u64, Opening)>,
         done: bool,
     },
     Loaded(PathBuf, u64, Result<Box<ParsedGame>, String>),
@@ -56,6 +61,7 @@ impl Library {
             errors: HashMap::new(),
             checked: 0,
             check_done: false,
+            openings: HashMap::new(),
         }
     }
 
@@ -216,10 +222,12 @@ pub fn event(app: &mut App, event: LibraryEvent) {
             path,
             upto,
             errors,
+            openings,
             done,
         } => {
             if let Some(lib) = app.library.as_mut().filter(|l| l.path == path) {
                 lib.errors.extend(errors);
+                lib.openings.extend(openings);
                 lib.checked = upto;
                 lib.check_done = done;
             }

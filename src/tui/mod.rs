@@ -379,11 +379,12 @@ const CHECK_BATCH: u64 = 2_000;
 
 /// Parses every game of `path`, reporting the first error of each bad one in batches.
 fn check_pgn(path: &Path, cancel: &AtomicBool, tx: &mpsc::Sender<Event>) {
-    let report = |upto, errors, done| {
+    let report = |upto, errors, openings, done| {
         let checked = LibraryEvent::Checked {
             path: path.to_owned(),
             upto,
             errors,
+            openings,
             done,
         };
         tx.send(Event::Library(checked)).is_ok()
@@ -392,7 +393,7 @@ fn check_pgn(path: &Path, cancel: &AtomicBool, tx: &mpsc::Sender<Event>) {
         Ok(r) => r,
         Err(_) => return,
     };
-    let mut errors = Vec::new();
+    let (mut errors, mut openings) = (Vec::new(), Vec::new());
     let mut count = 0;
     for parsed in reader {
         if cancel.load(Ordering::Relaxed) {
@@ -403,11 +404,19 @@ fn check_pgn(path: &Path, cancel: &AtomicBool, tx: &mpsc::Sender<Event>) {
         if let Some(e) = parsed.errors.first() {
             errors.push((parsed.number, e.to_string()));
         }
-        if count % CHECK_BATCH == 0 && !report(count, std::mem::take(&mut errors), false) {
-            return;
+        let tree = &parsed.game.tree;
+        let line = std::iter::once(crate::game::NodeId::ROOT).chain(tree.mainline());
+        if let Some(opening) = crate::game::openings::classify(line.map(|n| tree.position(n))) {
+            openings.push((parsed.number, opening));
+        }
+        if count % CHECK_BATCH == 0 {
+            let batch = (std::mem::take(&mut errors), std::mem::take(&mut openings));
+            if !report(count, batch.0, batch.1, false) {
+                return;
+            }
         }
     }
-    report(count, errors, true);
+    report(count, errors, openings, true);
 }
 
 fn create_parent(path: &Path) -> io::Result<()> {

@@ -253,6 +253,7 @@ fn open_file(app: &mut App, path: &Path) {
             path: path.to_owned(),
             upto: 3,
             errors,
+            openings: Vec::new(),
             done: true,
         }),
     );

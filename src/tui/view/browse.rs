@@ -1,5 +1,5 @@
 //! The game list of browse mode: a header with the file and the filter, one row per game
-//! (White, Black, Result, Date, Event, ECO), bad games marked with their error.
+//! (White, Black, Result, Date, Event, Opening), bad games marked with their error.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
 use crate::game::IndexEntry;
+use crate::game::openings::Opening;
 use crate::tui::app::App;
 use crate::tui::browse::Library;
 
@@ -23,16 +24,20 @@ fn cell(s: &str, width: usize) -> String {
     }
 }
 
-/// Column widths for a list `width` cells wide: number, white, black, result, date, event, eco.
+/// Column widths for a list `width` cells wide: number, white, black, result, date, event,
+/// opening.
 fn columns(width: usize, number_w: usize) -> [usize; 7] {
-    let fixed = number_w + 7 + 10 + 3 + 7;
+    let fixed = number_w + 7 + 10 + 6;
     let flexible = width.saturating_sub(fixed);
-    let player = (flexible * 3 / 10).max(6);
-    let event = flexible.saturating_sub(2 * player).max(4);
-    [number_w, player, player, 7, 10, event, 3]
+    let player = (flexible / 5).max(6);
+    let event = (flexible / 6).max(4);
+    let opening = flexible.saturating_sub(2 * player + event).max(3);
+    [number_w, player, player, 7, 10, event, opening]
 }
 
-fn row(entry: &IndexEntry, widths: &[usize; 7], bad: bool) -> String {
+/// The opening its moves reach (once the background check has read the game), else its ECO tag.
+fn row(entry: &IndexEntry, opening: Option<&Opening>, widths: &[usize; 7], bad: bool) -> String {
+    let opening = opening.map_or_else(|| entry.eco().unwrap_or("").to_owned(), |o| o.to_string());
     let tag = |name| entry.tag(name).unwrap_or("?");
     let mark = if bad { "✗" } else { " " };
     let number = format!("{}{mark}", entry.number);
@@ -43,7 +48,7 @@ fn row(entry: &IndexEntry, widths: &[usize; 7], bad: bool) -> String {
         tag("Result"),
         tag("Date"),
         tag("Event"),
-        entry.eco().unwrap_or(""),
+        &opening,
     ];
     values
         .iter()
@@ -73,7 +78,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let number_w = lib.index.len().to_string().len() + 1;
     let widths = columns(width, number_w);
     let mut lines = vec![header(lib), {
-        let names = ["#", "White", "Black", "Result", "Date", "Event", "ECO"];
+        let names = ["#", "White", "Black", "Result", "Date", "Event", "Opening"];
         let text = names
             .iter()
             .zip(&widths)
@@ -103,7 +108,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             (false, true) => bad_style,
             (false, false) => Style::default(),
         };
-        lines.push(Line::styled(row(entry, &widths, bad), style));
+        let opening = lib.openings.get(&entry.number);
+        lines.push(Line::styled(row(entry, opening, &widths, bad), style));
     }
     if lib.matches.is_empty() {
         lines.push(Line::styled("no game matches the filter", dim));
