@@ -36,9 +36,14 @@ impl Strength {
         (2850 - self.elo as i32) / 8
     }
 
-    /// The least time a move should appear to take, given the soft budget.
+    /// The least time a move should appear to take, given the soft budget: a third of it, but
+    /// never more than a person of this strength takes for an ordinary move (half a second at
+    /// the bottom of the scale to three at the top), so weak levels do not sit out a long
+    /// clock's budget.
     pub fn min_think(self, soft: Option<Duration>) -> Duration {
-        soft.map_or(Duration::ZERO, |s| s / 3)
+        let skill = f64::from(self.elo - MIN_ELO) / f64::from(MAX_ELO - MIN_ELO);
+        let human = Duration::from_secs_f64(0.5 + 2.5 * skill);
+        soft.map_or(Duration::ZERO, |s| (s / 3).min(human))
     }
 
     /// Picks among `(move, score)` candidates, best first, the one with the best noisy score.
@@ -71,6 +76,25 @@ mod tests {
         assert!(Strength::new(1500).noise() > Strength::new(2500).noise());
         assert_eq!(Strength::new(10).elo, MIN_ELO);
         assert_eq!(Strength::new(9999).elo, MAX_ELO);
+    }
+
+    #[test]
+    fn thinking_time_looks_human() {
+        let long_clock = Some(Duration::from_secs(25));
+        let weak = Strength::new(1500).min_think(long_clock);
+        let strong = Strength::new(2700).min_think(long_clock);
+        assert!(weak < Duration::from_millis(1500), "{weak:?}");
+        assert!(
+            weak < strong && strong <= Duration::from_secs(3),
+            "{strong:?}"
+        );
+        // A short clock still moves in a third of its budget.
+        let blitz = Some(Duration::from_millis(600));
+        assert_eq!(
+            Strength::new(2700).min_think(blitz),
+            Duration::from_millis(200)
+        );
+        assert_eq!(Strength::new(2700).min_think(None), Duration::ZERO);
     }
 
     #[test]
