@@ -361,6 +361,16 @@ impl App {
             && !self.config.show_engine_in_play
     }
 
+    /// The engine's best move in the shown position, when its lines are for this position and
+    /// may be shown.
+    pub fn engine_best_move(&self) -> Option<Move> {
+        let root = self.lines_root.as_ref()?;
+        if root != self.position() || self.engine_hidden() {
+            return None;
+        }
+        self.lines.first()?.pv.first().copied()
+    }
+
     /// The best score known for the shown position, White's view.
     pub fn shown_eval(&self) -> Option<Score> {
         if self.engine_hidden() {

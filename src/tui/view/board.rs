@@ -44,6 +44,8 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
     let pieces = |sq: Square| setup.map_or_else(|| pos.piece_at(sq), |s| s.piece_at(sq));
     let (cursor, selected) = setup.map_or((app.cursor, app.selected), |s| (s.cursor, None));
     let last = app.game.last_move().map(|(m, _)| m);
+    // The player's hint, or else the engine's best move where its lines may be shown.
+    let suggested = app.hint.or_else(|| app.engine_best_move());
     let dests = app.destinations();
     let check =
         (pos.in_check() && !matches!(app.mode, Mode::Setup(_))).then(|| pos.king(pos.turn()));
@@ -52,9 +54,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
         let rect = areas.square_rect(sq, app.flipped);
         let light = (sq.file().index() + sq.rank().index()) % 2 == 1;
         let is_last = last.is_some_and(|m| m.from() == sq || king_target(m) == sq);
-        let is_hint = app
-            .hint
-            .is_some_and(|m| m.from() == sq || king_target(m) == sq);
+        let is_hint = suggested.is_some_and(|m| m.from() == sq || king_target(m) == sq);
         let is_dest = dests.iter().any(|&m| m.to() == sq || king_target(m) == sq);
         let mut style = Style::default();
         if app.colors {

@@ -310,3 +310,24 @@ fn the_opening_is_named_over_the_move_list() {
         "{screen}"
     );
 }
+
+#[test]
+fn the_engines_best_move_is_marked_on_the_board() {
+    // sample(): the lines are for the shown position, best move Ba4 (b5-a4).
+    let mut app = sample();
+    let bg = |app: &App, sq| {
+        let buf = draw(app, 120, 40);
+        let areas = layout::compute(buf.area, true);
+        let r = areas.square_rect(sq, false);
+        buf[(r.x + 1, r.y)].bg
+    };
+    let marked = bg(&app, Square::A4);
+    assert_ne!(
+        marked,
+        bg(&app, Square::C4),
+        "a4 stands apart from a square like it"
+    );
+    // In a game against the engine it stays hidden.
+    app.mode = playing(Color::White).mode;
+    assert_ne!(bg(&app, Square::A4), marked);
+}
