@@ -11,7 +11,7 @@ use super::start;
 use super::update::{self, Action};
 
 /// `:` commands and what they do, for `:help` and the help screen.
-pub const COMMAND_HELP: [(&str, &str); 18] = [
+pub const COMMAND_HELP: [(&str, &str); 19] = [
     (
         "play [white|black] [5+3|untimed] [level N]",
         "new game against the engine",
@@ -31,6 +31,7 @@ pub const COMMAND_HELP: [(&str, &str); 18] = [
     ("ponder on|off", "the engine thinks on your time too"),
     ("resign / draw / takeback / hint", "play mode"),
     ("flip", "rotate the board"),
+    ("theme wood|blue|high-contrast", "board colours"),
     (
         "endgame [KRvK|KRPvKR|FEN]",
         "practise an endgame against the tablebase defender",
@@ -143,6 +144,13 @@ fn run_command(app: &mut App, text: &str) {
             _ => app.error("ponder takes on or off"),
         },
         "play" => play_command(app, &rest),
+        "theme" => match rest.first().and_then(|name| super::theme::by_name(name)) {
+            Some(theme) => {
+                app.config.theme = theme;
+                app.info(format!("theme {}", theme.name));
+            }
+            None => app.error(format!("theme takes one of {}", super::theme::names())),
+        },
         "endgame" => submit(app, PromptKind::Endgame, &rest.join(" ")),
         "book" => book_command(app, &rest),
         "engine" => engine_command(app, &rest),

@@ -63,6 +63,8 @@ pub const BUILTIN: &str = "builtin";
 pub struct Config {
     pub ascii: bool,
     pub coordinates: bool,
+    /// Board colours.
+    pub theme: &'static super::theme::Theme,
     pub color: ColorChoice,
     pub time_control: TimeControl,
     pub level: u8,
@@ -101,6 +103,7 @@ impl Default for Config {
         Config {
             ascii: false,
             coordinates: true,
+            theme: &super::theme::THEMES[0],
             color: ColorChoice::White,
             time_control: "5+3".parse().expect("default time control"),
             level: 20,
@@ -129,7 +132,9 @@ pub fn default_text() -> String {
          # ASCII letters instead of Unicode chess pieces (also: --ascii).\n\
          ascii = false\n\
          # Show a-h and 1-8 around the board.\n\
-         coordinates = true\n\n\
+         coordinates = true\n\
+         # Board colours: \"wood\", \"blue\" or \"high-contrast\" (also :theme).\n\
+         theme = \"wood\"\n\n\
          [play]\n\
          # Your colour in a new game: \"white\", \"black\" or \"random\".\n\
          color = \"white\"\n\
@@ -230,6 +235,15 @@ pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
         match v.as_bool() {
             Some(b) => config.ascii = b,
             None => bad("display.ascii", format!("{v} is not true or false")),
+        }
+    }
+    if let Some(v) = get("display", "theme") {
+        match v.as_str().and_then(super::theme::by_name) {
+            Some(theme) => config.theme = theme,
+            None => bad(
+                "display.theme",
+                format!("{v} is not one of {}", super::theme::names()),
+            ),
         }
     }
     if let Some(v) = get("display", "coordinates") {
@@ -463,6 +477,20 @@ mod tests {
         assert!(errors.is_empty(), "{errors:?}");
         assert_eq!(c.level, 20);
         assert_eq!(c.keys.command("r".parse().unwrap()), Some(Command::Flip));
+        assert_eq!(c.theme.name, "wood");
+    }
+
+    #[test]
+    fn themes_by_name() {
+        let (c, errors) = parse("[display]\ntheme = \"high-contrast\"", "cfg");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(c.theme.name, "high-contrast");
+        let (c, errors) = parse("[display]\ntheme = \"neon\"", "cfg");
+        assert!(
+            errors[0].contains("wood, blue, high-contrast"),
+            "{errors:?}"
+        );
+        assert_eq!(c.theme.name, "wood");
     }
 
     #[test]

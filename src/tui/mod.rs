@@ -28,6 +28,7 @@ pub mod setup;
 pub mod start;
 pub mod tablebase;
 mod terminal;
+pub mod theme;
 mod typed;
 mod undo;
 pub mod update;

@@ -583,3 +583,13 @@ fn fen_shown_and_fen_and_pgn_copied() {
         |e| matches!(e, Effect::Clipboard(pgn) if pgn.contains("1. e4") && pgn.contains("[White \"Player\"]"))
     ));
 }
+
+#[test]
+fn theme_command_switches_the_board_colours() {
+    let mut app = playing(Color::White);
+    keys(&mut app, ":theme blue<Enter>");
+    assert_eq!(app.config.theme.name, "blue");
+    keys(&mut app, ":theme neon<Enter>");
+    assert!(app.message.as_ref().unwrap().1.contains("high-contrast"));
+    assert_eq!(app.config.theme.name, "blue");
+}

@@ -9,16 +9,9 @@ use crate::tui::app::{App, Mode};
 use crate::tui::game::king_target;
 use crate::tui::layout::Areas;
 
-const LIGHT: Tc = Tc::Rgb(240, 217, 181);
-const DARK: Tc = Tc::Rgb(181, 136, 99);
-const LAST_LIGHT: Tc = Tc::Rgb(205, 210, 106);
-const LAST_DARK: Tc = Tc::Rgb(170, 162, 58);
-const SELECTED: Tc = Tc::Rgb(100, 160, 220);
-const CHECK: Tc = Tc::Rgb(220, 70, 60);
-const HINT: Tc = Tc::Rgb(120, 200, 140);
-const TARGET: Tc = Tc::Rgb(40, 90, 40);
-const WHITE_PIECE: Tc = Tc::Rgb(255, 255, 255);
-const BLACK_PIECE: Tc = Tc::Rgb(0, 0, 0);
+fn rgb((r, g, b): crate::tui::theme::Rgb) -> Tc {
+    Tc::Rgb(r, g, b)
+}
 
 /// How a piece is drawn: filled glyphs coloured by side, outline/filled without colour, or letters.
 pub fn glyph(piece: Piece, ascii: bool, colors: bool) -> char {
@@ -58,20 +51,21 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
         let is_dest = dests.iter().any(|&m| m.to() == sq || king_target(m) == sq);
         let mut style = Style::default();
         if app.colors {
+            let t = app.config.theme;
             let bg = if Some(sq) == selected {
-                SELECTED
+                t.selected
             } else if check == Some(sq) {
-                CHECK
+                t.check
             } else if is_hint {
-                HINT
+                t.hint
             } else if is_last {
-                if light { LAST_LIGHT } else { LAST_DARK }
+                if light { t.last_light } else { t.last_dark }
             } else if light {
-                LIGHT
+                t.light
             } else {
-                DARK
+                t.dark
             };
-            style = style.bg(bg);
+            style = style.bg(rgb(bg));
         } else if Some(sq) == selected || check == Some(sq) {
             style = style.add_modifier(Modifier::REVERSED);
         } else if is_last || is_hint {
@@ -86,7 +80,8 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
         if let Some(p) = pieces(sq) {
             let mut ps = Style::default().add_modifier(Modifier::BOLD);
             if app.colors {
-                ps = ps.fg(p.color.fold(WHITE_PIECE, BLACK_PIECE));
+                let t = app.config.theme;
+                ps = ps.fg(rgb(p.color.fold(t.white_piece, t.black_piece)));
             }
             buf[mid]
                 .set_char(glyph(p, app.config.ascii, app.colors))
@@ -128,7 +123,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
 
 fn target_style(app: &App) -> Style {
     if app.colors {
-        Style::default().fg(TARGET)
+        Style::default().fg(rgb(app.config.theme.target))
     } else {
         Style::default().add_modifier(Modifier::BOLD)
     }
