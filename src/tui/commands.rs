@@ -13,7 +13,7 @@ use super::update::{self, Action};
 /// `:` commands and what they do, for `:help` and the help screen.
 pub const COMMAND_HELP: [(&str, &str); 19] = [
     (
-        "play [white|black] [5+3|untimed] [level N]",
+        "play [white|black] [5+3|untimed] [level N] [960 [N]]",
         "new game against the engine",
     ),
     ("analyse", "analyse the current game"),
@@ -224,9 +224,24 @@ fn play_command(app: &mut App, args: &[&str]) {
     let mut color = super::play::configured_color(&app.config, app.now);
     let mut tc = app.config.time_control;
     let mut level = app.config.level;
+    let mut chess960 = None;
     let mut i = 0;
     while i < args.len() {
         match args[i] {
+            // `960` alone: a random start position; `960 N`: position number N.
+            "960" => {
+                let number = args.get(i + 1).and_then(|s| s.parse::<u32>().ok());
+                if number.is_some() {
+                    i += 1;
+                }
+                let n = number.unwrap_or_else(|| {
+                    (crate::book::RandomSource::next_u64(&mut app.book_rng) % 960) as u32
+                });
+                match crate::chess::chess960::start_position(n) {
+                    Some(pos) => chess960 = Some((n, pos)),
+                    None => return app.error("Chess960 positions are numbered 0 to 959"),
+                }
+            }
             "white" => color = Color::White,
             "black" => color = Color::Black,
             "level" => {
@@ -247,10 +262,19 @@ fn play_command(app: &mut App, args: &[&str]) {
         }
         i += 1;
     }
-    // From the shown position when analysing a set-up position, else from the start.
-    let start = match app.mode {
-        Mode::Analyse(_) if app.game.is_empty() => app.game.start().clone(),
+    // A Chess960 start, else the shown position when analysing a set-up position, else the
+    // start.
+    let start = match (&chess960, &app.mode) {
+        (Some((_, pos)), _) => pos.clone(),
+        (None, Mode::Analyse(_)) if app.game.is_empty() => app.game.start().clone(),
         _ => Position::startpos(),
     };
-    start::start_play(app, start, color, tc, level);
+    let pending = Pending::Play {
+        start: Box::new(start),
+        color,
+        tc,
+        level,
+        chess960: chess960.map(|(n, _)| n),
+    };
+    confirm::ask_or_do(app, pending);
 }

@@ -1,9 +1,10 @@
 //! Actions that would throw away work ask first: a new game, another position or game in place
 //! of an edited one, the endgame trainer over a game in progress, and resigning.
 
-use crate::chess::Position;
+use crate::chess::{Color, Position};
 
 use super::app::{App, Overlay, Severity};
+use super::clock::TimeControl;
 use super::game::Record;
 use super::input::EditKey;
 use super::{endgame, play, start};
@@ -19,6 +20,14 @@ pub enum Pending {
     Game(Box<Record>, Severity, String),
     /// The endgame trainer on a material or FEN.
     Endgame(String),
+    /// A game against the engine (`:play`), from this start (numbered when Chess960).
+    Play {
+        start: Box<Position>,
+        color: Color,
+        tc: TimeControl,
+        level: u8,
+        chess960: Option<u32>,
+    },
     Resign,
 }
 
@@ -73,6 +82,21 @@ fn carry_out(app: &mut App, action: Pending) {
             app.message = Some((severity, message));
         }
         Pending::Endgame(target) => endgame::start(app, &target),
+        Pending::Play {
+            start,
+            color,
+            tc,
+            level,
+            chess960,
+        } => {
+            start::start_play(app, *start, color, tc, level);
+            if let Some(n) = chess960 {
+                app.info(format!(
+                    "new Chess960 game, position {n}: you play {} ({tc}, level {level})",
+                    color.fold("White", "Black")
+                ));
+            }
+        }
         Pending::Resign => play::resign(app),
     }
 }

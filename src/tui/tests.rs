@@ -593,3 +593,26 @@ fn theme_command_switches_the_board_colours() {
     assert!(app.message.as_ref().unwrap().1.contains("high-contrast"));
     assert_eq!(app.config.theme.name, "blue");
 }
+
+#[test]
+fn play_960_starts_a_numbered_chess960_game_and_asks_over_unsaved_work() {
+    let mut app = app();
+    app.book = None;
+    keys(&mut app, ":play white untimed 960 0<Enter>");
+    assert!(matches!(app.mode, Mode::Play(_)));
+    assert_eq!(
+        app.game.start().shredder_fen(),
+        "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+    );
+    assert_eq!(app.game.headers().get("Variant"), Some("Chess960"));
+    assert!(app.message.as_ref().unwrap().1.contains("position 0"));
+    // A game in progress: :play asks first.
+    keys(&mut app, "e4<Enter>");
+    keys(&mut app, ":play 960<Enter>");
+    assert!(matches!(app.overlay, Some(Overlay::Confirm(_))));
+    keys(&mut app, "y");
+    assert!(app.game.is_empty());
+    assert_eq!(app.game.headers().get("Variant"), Some("Chess960"));
+    keys(&mut app, ":play 960 960<Enter>");
+    assert!(app.message.as_ref().unwrap().1.contains("0 to 959"));
+}
