@@ -152,7 +152,8 @@ fn takeback_new_game_mode_change_and_ponder_off_stop_pondering() {
 
     let mut app = pondering_after_e4_e5();
     commands(&mut app);
-    keys(&mut app, ":play white<Enter>");
+    // A new game over the one in progress (it asks first).
+    keys(&mut app, ":play white<Enter>y");
     assert!(
         commands(&mut app)
             .iter()
