@@ -50,16 +50,16 @@ fn in_word(b: u8) -> bool {
     b.is_ascii_graphic() && !matches!(b, b'{' | b'}' | b'(' | b')' | b';' | b'$' | b',')
 }
 
-/// "½" in UTF-8, as some files write the draw.
+/// "½" in UTF-8, as some files write the draw ("½-½").
 const HALF: &[u8] = "½".as_bytes();
+const HALF_DRAW: &[u8] = "½-½".as_bytes();
 
 fn result(word: &[u8]) -> Option<GameResult> {
     match word {
         b"1-0" => Some(GameResult::winner(crate::chess::Color::White)),
         b"0-1" => Some(GameResult::winner(crate::chess::Color::Black)),
-        b"1/2-1/2" | b"1/2" => Some(GameResult::Draw),
+        b"1/2-1/2" | b"1/2" | HALF_DRAW => Some(GameResult::Draw),
         b"*" => Some(GameResult::Unknown),
-        _ if word == [HALF, b"-", HALF].concat() => Some(GameResult::Draw),
         _ => None,
     }
 }
