@@ -4,9 +4,10 @@
 use crate::game::{Nag, NodeId};
 
 use super::app::{App, Mode, Prompt, PromptKind};
+use super::game::Record;
 use super::keymap::Command;
 use super::review::judge_move;
-use super::undo::checkpoint;
+use super::undo::{checkpoint, try_edit};
 use super::update::navigate;
 
 /// Carries out a tree command; `false` if `command` is not one.
@@ -45,46 +46,31 @@ pub fn command(app: &mut App, command: Command) -> bool {
             None => app.info("on the main line"),
         },
         Command::PromoteVariation => {
-            checkpoint(app, "variation promoted");
-            if app.game.promote_variation() {
-                app.saved = false;
+            if try_edit(app, "variation promoted", Record::promote_variation) {
                 app.info("variation promoted");
             } else {
-                app.history.forget_last();
                 app.info("on the main line: nothing to promote");
             }
         }
         Command::MakeMainLine => {
-            checkpoint(app, "main line changed");
-            if app.game.promote_to_main() {
-                app.saved = false;
+            if try_edit(app, "main line changed", Record::promote_to_main) {
                 app.info("this line is now the main line");
             } else {
-                app.history.forget_last();
                 app.info("already the main line");
             }
         }
         Command::DeleteVariation => {
-            checkpoint(app, "variation deleted");
-            match app.game.delete_variation() {
-                Some(_) => {
-                    app.saved = false;
-                    navigate(app, Some(app.game.current_node()));
-                    app.info("variation deleted (u undoes)");
-                }
-                None => {
-                    app.history.forget_last();
-                    app.info("on the main line (X cuts the moves from here)");
-                }
+            if try_edit(app, "variation deleted", |g| g.delete_variation().is_some()) {
+                navigate(app, Some(app.game.current_node()));
+                app.info("variation deleted (u undoes)");
+            } else {
+                app.info("on the main line (X cuts the moves from here)");
             }
         }
         Command::CutLine => {
-            checkpoint(app, "moves cut");
-            if app.game.cut().is_some() {
-                app.saved = false;
+            if try_edit(app, "moves cut", |g| g.cut().is_some()) {
                 app.info("the moves from here are cut (u undoes)");
             } else {
-                app.history.forget_last();
                 app.info("no moves after this one to cut");
             }
         }

@@ -453,3 +453,22 @@ fn written_games_keep_the_evaluations_and_marks_shown() {
     assert!(pgn.contains("Blunder."), "{pgn}");
     assert_eq!(tree.node(nodes[3]).nags, [Nag(2)], "the user's mark: {pgn}");
 }
+
+#[test]
+fn an_edit_that_changes_nothing_keeps_the_redo() {
+    let mut app = analysing("e4<Enter>e5<Enter>Nf3<Enter>");
+    keys(&mut app, "X");
+    assert_eq!(sans(&app), "e4 e5");
+    keys(&mut app, "u");
+    // On the main line: nothing to promote, nothing remembered, the cut can still be redone.
+    keys(&mut app, "p");
+    assert!(
+        app.message
+            .as_ref()
+            .unwrap()
+            .1
+            .contains("nothing to promote")
+    );
+    keys(&mut app, "U");
+    assert_eq!(sans(&app), "e4 e5");
+}

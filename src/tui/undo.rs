@@ -27,21 +27,36 @@ impl UndoHistory {
         self.undo.clear();
         self.redo.clear();
     }
+}
 
-    /// Drops the last checkpoint: the edit it was taken for changed nothing.
-    pub fn forget_last(&mut self) {
-        self.undo.pop();
+/// Carries out `change` (which says whether it changed anything) as one undoable edit: a
+/// change that did nothing is not remembered and leaves what can be redone.
+pub fn try_edit(
+    app: &mut App,
+    edit: &'static str,
+    change: impl FnOnce(&mut Record) -> bool,
+) -> bool {
+    let before = app.game.clone();
+    if !change(&mut app.game) {
+        return false;
     }
+    remember(app, before, edit);
+    app.saved = false;
+    true
 }
 
 /// Remembers the game as it is before `edit` changes it.
 pub fn checkpoint(app: &mut App, edit: &'static str) {
+    remember(app, app.game.clone(), edit);
+}
+
+fn remember(app: &mut App, game: Record, edit: &'static str) {
     let history = &mut app.history;
     if history.undo.len() == LIMIT {
         history.undo.remove(0);
     }
     history.undo.push(Snapshot {
-        game: app.game.clone(),
+        game,
         saved: app.saved,
         edit,
     });
