@@ -65,6 +65,13 @@ pub fn classify<'a>(positions: impl IntoIterator<Item = &'a Position>) -> Option
     positions.into_iter().filter_map(name_of).last()
 }
 
+/// The opening of a game: the deepest named position of its main line.
+pub fn of_game(game: &crate::game::Game) -> Option<Opening> {
+    let tree = &game.tree;
+    let line = std::iter::once(crate::game::NodeId::ROOT).chain(tree.mainline());
+    classify(line.map(|n| tree.position(n)))
+}
+
 /// Sets the `ECO` and `Opening` tags from the game's main line where the game has none;
 /// whether it set them.
 pub fn fill_tags(game: &mut crate::game::Game) -> bool {
@@ -76,11 +83,7 @@ pub fn fill_tags(game: &mut crate::game::Game) -> bool {
     if has("ECO") || has("Opening") {
         return false;
     }
-    let tree = &game.tree;
-    let positions = std::iter::once(crate::game::NodeId::ROOT)
-        .chain(tree.mainline())
-        .map(|n| tree.position(n));
-    let Some(opening) = classify(positions) else {
+    let Some(opening) = of_game(game) else {
         return false;
     };
     game.headers.set("ECO", opening.eco);

@@ -361,14 +361,19 @@ impl App {
             && !self.config.show_engine_in_play
     }
 
-    /// The engine's best move in the shown position, when its lines are for this position and
-    /// may be shown.
-    pub fn engine_best_move(&self) -> Option<Move> {
-        let root = self.lines_root.as_ref()?;
-        if root != self.position() || self.engine_hidden() {
-            return None;
+    /// The engine's lines when they are for the shown position and may be shown; else none.
+    pub fn shown_lines(&self) -> &[PvInfo] {
+        let for_shown = self.lines_root.as_ref() == Some(self.position());
+        if for_shown && !self.engine_hidden() {
+            &self.lines
+        } else {
+            &[]
         }
-        self.lines.first()?.pv.first().copied()
+    }
+
+    /// The engine's best move in the shown position, where its lines may be shown.
+    pub fn engine_best_move(&self) -> Option<Move> {
+        self.shown_lines().first()?.pv.first().copied()
     }
 
     /// The best score known for the shown position, White's view.
@@ -376,12 +381,10 @@ impl App {
         if self.engine_hidden() {
             return None;
         }
-        if let (Some(root), Some(first)) = (&self.lines_root, self.lines.first())
-            && root == self.position()
-        {
-            return first.score;
+        match self.shown_lines().first() {
+            Some(first) => first.score,
+            None => self.game.eval(self.game.current_node()),
         }
-        self.game.eval(self.game.current_node())
     }
 
     /// Book moves of the shown position, most weight first.

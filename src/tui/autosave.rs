@@ -194,9 +194,7 @@ impl Writer {
 fn run(path: &Path, job: &Job) -> io::Result<()> {
     match job {
         Job::Save(text) => {
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                fs::create_dir_all(dir)?;
-            }
+            super::create_parent(path)?;
             crate::game::save_atomic(path, text.as_bytes())
         }
         Job::Clear => match fs::remove_file(path) {

@@ -405,9 +405,7 @@ fn check_pgn(path: &Path, cancel: &AtomicBool, tx: &mpsc::Sender<Event>) {
         if let Some(e) = parsed.errors.first() {
             errors.push((parsed.number, e.to_string()));
         }
-        let tree = &parsed.game.tree;
-        let line = std::iter::once(crate::game::NodeId::ROOT).chain(tree.mainline());
-        if let Some(opening) = crate::game::openings::classify(line.map(|n| tree.position(n))) {
+        if let Some(opening) = crate::game::openings::of_game(&parsed.game) {
             openings.push((parsed.number, opening));
         }
         if count % CHECK_BATCH == 0 {
@@ -420,6 +418,7 @@ fn check_pgn(path: &Path, cancel: &AtomicBool, tx: &mpsc::Sender<Event>) {
     report(count, errors, openings, true);
 }
 
+/// Creates the folder `path` is to be written in.
 fn create_parent(path: &Path) -> io::Result<()> {
     match path.parent().filter(|d| !d.as_os_str().is_empty()) {
         Some(dir) => fs::create_dir_all(dir),

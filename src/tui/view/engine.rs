@@ -61,11 +61,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let dim = Style::default().add_modifier(Modifier::DIM);
     let mut text = Vec::new();
     // Lines only for the shown position, and none during a game against the engine.
-    let shown = app
-        .lines_root
-        .as_ref()
-        .filter(|root| *root == app.position() && !app.engine_hidden());
-    let (Some(root), Some(first)) = (shown, app.lines.first()) else {
+    let lines = app.shown_lines();
+    let root = app.position();
+    let Some(first) = lines.first() else {
         let idle = match app.mode {
             _ if app.engine_hidden() => "lines hidden until the game ends ([play] show_engine)",
             Mode::Analyse(_) if app.lines_root.is_some() && app.search.is_some() => {
@@ -103,7 +101,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     } else {
         Style::default().add_modifier(Modifier::BOLD)
     };
-    for info in &app.lines {
+    for info in lines {
         let score = info.score.map_or("?".to_owned(), |s| s.label());
         let pv = pv_san(root, &info.pv, 16);
         text.push(Line::from(vec![
