@@ -76,22 +76,11 @@ impl Drop for Session {
 
 #[test]
 fn play_e4_see_reply_flip_takeback_quit() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("tmux not installed: skipping the end-to-end test");
+    if tmux_missing() {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("kibitzer-e2e-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let bin = env!("CARGO_BIN_EXE_kibitzer");
-    let s = Session::start(
-        "play",
-        100,
-        30,
-        &format!(
-            "XDG_CONFIG_HOME={d}/cfg XDG_DATA_HOME={d}/data {bin} play --white --tc untimed",
-            d = dir.display()
-        ),
-    );
+    let (dir, cmd) = fresh_home("play", "play --white --tc untimed");
+    let s = Session::start("play", 100, 30, &cmd);
     s.wait_for("the board", |t| {
         t.contains("PLAY") && t.contains("no moves yet")
     });
@@ -129,13 +118,10 @@ fn play_e4_see_reply_flip_takeback_quit() {
 /// Browse a PGN file, filter, open a game, make a variation, write it out, quit.
 #[test]
 fn browse_filter_open_annotate_and_write() {
-    if Command::new("tmux").arg("-V").output().is_err() {
-        eprintln!("tmux not installed: skipping the end-to-end test");
+    if tmux_missing() {
         return;
     }
-    let dir = std::env::temp_dir().join(format!("kibitzer-e2e-browse-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let (dir, cmd) = fresh_home("browse", "analyse games.pgn");
     let games = dir.join("games.pgn");
     std::fs::write(
         &games,
@@ -145,17 +131,7 @@ fn browse_filter_open_annotate_and_write() {
     )
     .unwrap();
     let out_file = dir.join("out.pgn");
-    let bin = env!("CARGO_BIN_EXE_kibitzer");
-    let s = Session::start(
-        "browse",
-        120,
-        32,
-        &format!(
-            "XDG_CONFIG_HOME={d}/cfg XDG_DATA_HOME={d}/data {bin} analyse {g}",
-            d = dir.display(),
-            g = games.display()
-        ),
-    );
+    let s = Session::start("browse", 120, 32, &format!("cd {} && {cmd}", dir.display()));
     s.wait_for("the game list", |t| {
         t.contains("BROWSE") && t.contains("Carol") && t.contains("1 with errors")
     });
