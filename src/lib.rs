@@ -8,5 +8,7 @@ pub mod chess;
 pub mod engine;
 pub mod game;
 pub mod tablebase;
+#[cfg(test)]
+mod test_data;
 pub mod tui;
 pub mod uci;

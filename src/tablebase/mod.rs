@@ -22,22 +22,9 @@ pub use view::{TbState, TbView};
 pub(crate) mod tests {
     use super::Tablebases;
 
-    /// `relative` in ../shared (or `$KIBITZER_SHARED`), or `None` with a note where it is
-    /// absent (tests/skips.rs reports such a run).
-    pub fn shared_path(relative: &str) -> Option<std::path::PathBuf> {
-        let dir = std::env::var("KIBITZER_SHARED")
-            .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../shared").to_owned());
-        let path = std::path::Path::new(&dir).join(relative);
-        if !path.exists() {
-            eprintln!("skipping: {} not found", path.display());
-            return None;
-        }
-        Some(path)
-    }
-
     /// The tables of ../shared/syzygy, or `None` (with a note) where the folder is absent.
     pub fn shared_tables() -> Option<Tablebases> {
-        let syzygy = shared_path("syzygy")?;
+        let syzygy = crate::test_data::shared_path("syzygy")?;
         Some(
             Tablebases::open(syzygy.as_os_str())
                 .expect("shared tables")

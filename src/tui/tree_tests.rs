@@ -330,7 +330,7 @@ fn browse_filters_as_you_type_and_opens_games() {
 fn a_file_of_one_game_opens_it_and_a_missing_file_is_an_error() {
     let mut app = analysing("");
     let Some(path) =
-        crate::tablebase::tests::shared_path("pgn/python-chess/variations-nags-and-comments.pgn")
+        crate::test_data::shared_path("pgn/python-chess/variations-nags-and-comments.pgn")
     else {
         return;
     };
@@ -378,7 +378,7 @@ fn clicking_the_graph_jumps_to_that_move() {
 #[test]
 #[ignore]
 fn big_file_index_filter_and_check_times() {
-    let legal = crate::tablebase::tests::shared_path("pgn/pgn-reader/legal.pgn")
+    let legal = crate::test_data::shared_path("pgn/pgn-reader/legal.pgn")
         .map(|p| std::fs::read_to_string(p).unwrap())
         .expect("../shared holds the file this timing reads");
     let dir = temp_dir("big");
