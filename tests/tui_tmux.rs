@@ -442,3 +442,36 @@ fn the_najdorf_is_named() {
     s.wait_for("the exit", |t| t.contains("EXITED 0"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// At 160x50 a piece is drawn over several rows of its square; at 80x24 the board still fits
+/// beside the panels with one symbol a square.
+#[test]
+fn pieces_grow_with_the_board() {
+    if tmux_missing() {
+        return;
+    }
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let (dir, cmd) = fresh_home("art", &format!("analyse '{start}'"));
+    let big = Session::start("art-big", 160, 50, &cmd);
+    let screen = big.wait_for("the board", |t| t.contains("ANALYSE"));
+    let lines: Vec<&str> = screen.lines().collect();
+    // The a8 rook: the first square's columns of the top rank's five rows.
+    let a8_rows = lines[..5]
+        .iter()
+        .filter(|l| l.chars().skip(4).take(11).any(|c| "█▀▄".contains(c)))
+        .count();
+    assert!(a8_rows >= 4, "the rook covers {a8_rows} rows:\n{screen}");
+    assert!(!screen.contains('♜'), "{screen}");
+    big.keys(&["q", "n"]);
+    big.wait_for("the exit", |t| t.contains("EXITED 0"));
+
+    let small = Session::start("art-small", 80, 24, &cmd);
+    let screen = small.wait_for("the board", |t| t.contains("ANALYSE"));
+    for what in ["♜", "♚", "Moves", "Engine", "a    b    c"] {
+        assert!(screen.contains(what), "{what} missing:\n{screen}");
+    }
+    assert!(screen.lines().all(|l| l.chars().count() <= 80));
+    small.keys(&["q", "n"]);
+    small.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

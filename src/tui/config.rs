@@ -63,6 +63,8 @@ pub const BUILTIN: &str = "builtin";
 pub struct Config {
     pub ascii: bool,
     pub coordinates: bool,
+    /// Pieces drawn as block art several cells tall where the squares have room (with colours).
+    pub piece_art: bool,
     /// Board colours.
     pub theme: &'static super::theme::Theme,
     pub color: ColorChoice,
@@ -103,6 +105,7 @@ impl Default for Config {
         Config {
             ascii: false,
             coordinates: true,
+            piece_art: true,
             theme: &super::theme::THEMES[0],
             color: ColorChoice::White,
             time_control: "5+3".parse().expect("default time control"),
@@ -133,6 +136,8 @@ pub fn default_text() -> String {
          ascii = false\n\
          # Show a-h and 1-8 around the board.\n\
          coordinates = true\n\
+         # Pieces drawn as block art on large boards (false: one symbol a square).\n\
+         piece_art = true\n\
          # Board colours: \"wood\", \"blue\" or \"high-contrast\" (also :theme).\n\
          theme = \"wood\"\n\n\
          [play]\n\
@@ -250,6 +255,12 @@ pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
         match v.as_bool() {
             Some(b) => config.coordinates = b,
             None => bad("display.coordinates", format!("{v} is not true or false")),
+        }
+    }
+    if let Some(v) = get("display", "piece_art") {
+        match v.as_bool() {
+            Some(b) => config.piece_art = b,
+            None => bad("display.piece_art", format!("{v} is not true or false")),
         }
     }
     if let Some(v) = get("play", "show_engine") {

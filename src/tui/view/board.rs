@@ -83,9 +83,15 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
                 let t = app.config.theme;
                 ps = ps.fg(rgb(p.color.fold(t.white_piece, t.black_piece)));
             }
-            buf[mid]
-                .set_char(glyph(p, app.config.ascii, app.colors))
-                .set_style(ps);
+            let art = app.colors
+                && !app.config.ascii
+                && app.config.piece_art
+                && super::pieces::draw(p.role, rect, ps, buf);
+            if !art {
+                buf[mid]
+                    .set_char(glyph(p, app.config.ascii, app.colors))
+                    .set_style(ps);
+            }
             if is_dest {
                 // A capture target: corner marks.
                 buf[(rect.x, rect.y)]

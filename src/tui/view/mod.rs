@@ -7,6 +7,7 @@ mod evalbar;
 pub mod graph;
 pub mod moves;
 mod overlay;
+mod pieces;
 mod reference;
 mod status;
 
