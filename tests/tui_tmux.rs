@@ -475,3 +475,61 @@ fn pieces_grow_with_the_board() {
     small.wait_for("the exit", |t| t.contains("EXITED 0"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A game `annotate` wrote opens in analyse mode and its blunder is solved as a puzzle: the
+/// game's move is refused, the better move solved, and the end sums up.
+#[test]
+fn a_blunder_from_an_annotated_game_is_solved_as_a_puzzle() {
+    if tmux_missing() {
+        return;
+    }
+    let (dir, _) = fresh_home("learn", "");
+    let game = dir.join("game.pgn");
+    std::fs::write(
+        &game,
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let annotated = dir.join("annotated.pgn");
+    let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+        .args(["annotate", "--depth", "8", "--threads", "1", "-o"])
+        .arg(&annotated)
+        .arg(&game)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The better move the engine named (g6 or Qf6, by its depth).
+    let text = std::fs::read_to_string(&annotated).unwrap();
+    let better = text
+        .split("Blunder. ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .unwrap_or_else(|| panic!("no blunder found:\n{text}"))
+        .to_owned();
+    let (_, cmd) = fresh_home_keep(&dir, &format!("analyse '{}'", annotated.display()));
+    let s = Session::start("learn", 120, 36, &cmd);
+    s.wait_for("the board", |t| t.contains("ANALYSE"));
+    s.keys(&[":", "learn black", "Enter"]);
+    s.wait_for("the puzzle", |t| {
+        t.contains("puzzle 1 of 1: Black played Nf6?? here") && t.contains("LEARN")
+    });
+    s.keys(&["Nf6", "Enter"]);
+    s.wait_for("the game's move refused", |t| {
+        t.contains("Nf6 is the game's move")
+    });
+    s.keys(&[&better, "Enter"]);
+    s.wait_for("the solution", |t| {
+        t.contains(&format!("{better} is best!"))
+    });
+    s.keys(&["n"]);
+    s.wait_for("the summary", |t| {
+        t.contains("done: 1 puzzle: 0 solved at once, 1 after a retry")
+    });
+    s.keys(&["q", "n"]);
+    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -253,7 +253,7 @@ impl Annotator {
             });
         }
 
-        let text = summary_text(&summary);
+        let text = summary_text(&summary.white, &summary.black, summary.incomplete);
         let root = game.tree.node_mut(NodeId::ROOT);
         let mut comment = Comment::text(&text);
         if let Some(existing) = root.comment_after.take() {
@@ -321,12 +321,14 @@ fn side_text(name: &str, stats: &SideStats) -> String {
     )
 }
 
-fn summary_text(summary: &GameSummary) -> String {
+/// The summary line `annotate` puts before the first move: accuracy, average centipawn loss
+/// and the count of each judgement, per side.
+pub fn summary_text(white: &SideStats, black: &SideStats, incomplete: bool) -> String {
     format!(
         "Annotated by kibitzer. {}. {}.{}",
-        side_text("White", &summary.white),
-        side_text("Black", &summary.black),
-        if summary.incomplete {
+        side_text("White", white),
+        side_text("Black", black),
+        if incomplete {
             " Analysis incomplete."
         } else {
             ""

@@ -25,6 +25,8 @@ pub enum Mode {
     /// The game list of the open PGN file (`App::library`).
     Browse,
     Endgame(EndgameState),
+    /// Puzzles from the mistakes of the game.
+    Learn(super::learn::LearnState),
 }
 
 impl Mode {
@@ -35,6 +37,7 @@ impl Mode {
             Mode::Setup(_) => "SET UP",
             Mode::Browse => "BROWSE",
             Mode::Endgame(_) => "ENDGAME",
+            Mode::Learn(_) => "LEARN",
         }
     }
 }
@@ -157,6 +160,8 @@ pub enum Purpose {
     Analysis,
     /// One step of the whole-game pass.
     GamePass,
+    /// Grading a move tried at a puzzle: the position after it.
+    Grade(Move),
     /// Thinking on the player's time, in the position after this expected reply to the node's
     /// position; on a hit it becomes the `Opponent` search of the next node.
     Ponder(Move),
@@ -332,6 +337,7 @@ impl App {
             }
             Mode::Analyse(_) => true,
             Mode::Setup(_) | Mode::Browse => false,
+            Mode::Learn(l) => l.can_try() && self.game.current_node() == l.puzzle().node,
             Mode::Endgame(e) => {
                 self.game.at_main_end()
                     && self.game.end().is_none()
@@ -353,12 +359,13 @@ impl App {
             .collect()
     }
 
-    /// The engine's judgement stays hidden: a game against it is on and the config does not
-    /// ask to see it.
+    /// The engine's judgement stays hidden: while solving puzzles, or while a game against it
+    /// is on and the config does not ask to see it.
     pub fn engine_hidden(&self) -> bool {
-        matches!(self.mode, Mode::Play(_))
-            && self.game.end().is_none()
-            && !self.config.show_engine_in_play
+        matches!(self.mode, Mode::Learn(_))
+            || matches!(self.mode, Mode::Play(_))
+                && self.game.end().is_none()
+                && !self.config.show_engine_in_play
     }
 
     /// The engine's lines when they are for the shown position and may be shown; else none.
@@ -400,7 +407,8 @@ impl App {
     /// What the reference panel shows for the shown position.
     pub fn reference(&self) -> Reference {
         match &self.mode {
-            Mode::Setup(_) | Mode::Browse => Reference::None,
+            // Book and tables would tell a puzzle's answer.
+            Mode::Setup(_) | Mode::Browse | Mode::Learn(_) => Reference::None,
             Mode::Endgame(e) if e.summary.is_none() => Reference::Trainer,
             _ if self.tb.applies(self.position()) => Reference::Tablebase,
             _ if !self.book_moves().is_empty() => Reference::Book,

@@ -11,7 +11,7 @@ use super::start;
 use super::update::{self, Action};
 
 /// `:` commands and what they do, for `:help` and the help screen.
-pub const COMMAND_HELP: [(&str, &str); 19] = [
+pub const COMMAND_HELP: [(&str, &str); 20] = [
     (
         "play [white|black] [5+3|untimed] [level N] [960 [N]]",
         "new game against the engine",
@@ -45,6 +45,10 @@ pub const COMMAND_HELP: [(&str, &str); 19] = [
         "how the engine plays from its book",
     ),
     ("analyse-game", "analyse every move of the game"),
+    (
+        "learn [white|black]",
+        "puzzles from one side's mistakes in the analysed game",
+    ),
     ("quit", "leave"),
 ];
 
@@ -154,6 +158,10 @@ fn run_command(app: &mut App, text: &str) {
         "endgame" => submit(app, PromptKind::Endgame, &rest.join(" ")),
         "book" => book_command(app, &rest),
         "engine" => engine_command(app, &rest),
+        "learn" => match super::learn::parse_side(rest.first().copied()) {
+            Ok(side) => super::learn::start(app, side),
+            Err(e) => app.error(e),
+        },
         _ => app.error(format!("unknown command '{word}' (:help)")),
     }
 }

@@ -103,13 +103,40 @@ pub fn command(app: &mut App, command: Command) -> bool {
                 line[..at].iter().rev().find(marked)
             };
             match target.copied() {
-                Some(n) => navigate(app, Some(n)),
+                Some(n) => {
+                    navigate(app, Some(n));
+                    app.info(what_was_better(app, n));
+                }
                 None => app.info("no more marked moves (ctrl-a analyses the game)"),
             }
         }
         _ => return false,
     }
     true
+}
+
+/// "3... Nf6?? Blunder; better was 3...g6 4.Qd1 Nf6" for the judged move leading to `id`.
+fn what_was_better(app: &App, id: NodeId) -> String {
+    let tree = app.game.tree();
+    let (Some(parent), Some(judgement)) = (tree.previous(id), judge_move(&app.game, id)) else {
+        return String::new();
+    };
+    let glyph = judgement.nag().glyph().unwrap_or_default();
+    let san = tree.san(id).unwrap_or_default();
+    let number = app.game.position(parent).fullmoves();
+    let dots = if app.game.position(parent).turn() == crate::chess::Color::White {
+        "."
+    } else {
+        "..."
+    };
+    let played = format!("{number}{dots} {san}{glyph} {}", judgement.name());
+    match app.game.better_line(id).filter(|line| !line.is_empty()) {
+        Some(line) => {
+            let line = crate::tui::view::engine::pv_san(app.game.position(parent), &line, 8);
+            format!("{played}; better was {line}")
+        }
+        None => played,
+    }
 }
 
 fn no_alternative(app: &App, current: NodeId, delta: isize) -> &'static str {

@@ -8,6 +8,7 @@ use crate::game::{GameMove, NodeId};
 use super::app::{App, Mode, Overlay, Purpose, Search};
 use super::config::BUILTIN;
 use super::engine_link::{EngineCommand, EngineEvent, GoLimits, SearchId};
+use super::learn::{self, Attempt};
 use super::play;
 
 pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
@@ -31,12 +32,16 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                 app.lines.clear();
                 app.lines_root = Some(search.root.clone());
             }
-            // A ponder search's score belongs to a position not (yet) in the game.
-            if info.multipv == 1
-                && !matches!(purpose, Purpose::Ponder(_))
-                && let Some(score) = info.score
-            {
-                app.game.set_eval(node, score);
+            // A ponder or grading search's score belongs to a position not in the game.
+            match (purpose, info.score) {
+                (_, None) => {}
+                (_, Some(_)) if info.multipv != 1 => {}
+                (Purpose::Ponder(_), _) => {}
+                (Purpose::Grade(_), Some(score)) => learn::note_score(app, score),
+                (_, Some(score)) => {
+                    app.game.set_eval(node, score);
+                    app.game.set_line(node, info.pv.clone());
+                }
             }
             let slot = (info.multipv.max(1) - 1) as usize;
             if slot < app.lines.len() {
@@ -73,14 +78,27 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                             .then(|| app.game.tree().next(node))
                             .flatten();
                         if a.game_pass.is_none() {
-                            app.info("game analysis finished");
+                            game_pass_finished(app);
                         }
                     }
                 }
+                Purpose::Grade(_) => learn::graded(app),
                 Purpose::Analysis => {}
             }
         }
     }
+}
+
+/// The end of the whole-game pass: the summary `annotate` writes goes before the first move.
+fn game_pass_finished(app: &mut App) {
+    let text = super::review::summary_text(&app.game);
+    let (white, black) = super::review::summary(&app.game);
+    app.game.set_summary(&text);
+    app.info(format!(
+        "game analysed: accuracy White {:.0}%, Black {:.0}% (summary at the top of the moves; :learn)",
+        white.accuracy(),
+        black.accuracy()
+    ));
 }
 
 /// The engine in use failed: the built-in one stands in for the rest of the session (the next
@@ -96,7 +114,7 @@ fn fail_engine(app: &mut App) {
 pub fn engine_for(app: &App, purpose: Purpose) -> String {
     let name = match purpose {
         Purpose::Opponent | Purpose::Hint | Purpose::Ponder(_) => &app.config.opponent,
-        Purpose::Analysis | Purpose::GamePass => &app.config.analysis,
+        Purpose::Analysis | Purpose::GamePass | Purpose::Grade(_) => &app.config.analysis,
     };
     if app.engines_failed.contains(name) || app.config.engine(name).is_none() {
         BUILTIN.into()
@@ -148,6 +166,14 @@ fn wanted_search(app: &App) -> Option<(Purpose, NodeId, GoLimits)> {
             )),
             None => None,
         },
+        Mode::Learn(l) => match l.attempt {
+            Attempt::Grading(m) => Some((
+                Purpose::Grade(m),
+                l.puzzle().node,
+                GoLimits::MoveTime(learn::GRADE_TIME),
+            )),
+            _ => None,
+        },
         Mode::Setup(_) | Mode::Browse | Mode::Endgame(_) => None,
     }
 }
@@ -162,6 +188,7 @@ fn ponder_root(app: &App, node: NodeId, reply: Move) -> Option<Position> {
 fn search_root(app: &App, purpose: Purpose, node: NodeId) -> Option<Position> {
     match purpose {
         Purpose::Ponder(reply) => ponder_root(app, node, reply),
+        Purpose::Grade(tried) => app.game.position(node).play(tried).ok(),
         _ => Some(app.game.position(node).clone()),
     }
 }
@@ -216,8 +243,8 @@ pub fn sync_engine(app: &mut App) {
         let id = app.next_search_id;
         app.next_search_id += 1;
         let (start, mut moves) = app.game.engine_line(node);
-        if let Purpose::Ponder(reply) = purpose {
-            moves.push(reply);
+        if let Purpose::Ponder(extra) | Purpose::Grade(extra) = purpose {
+            moves.push(extra);
         }
         let engine = engine_for(app, purpose);
         if engine != app.engine_current {

@@ -18,6 +18,8 @@ pub struct Record {
     current: NodeId,
     /// Engine evaluation of the position at each node (White's view), when known.
     evals: HashMap<NodeId, Score>,
+    /// The engine's best line from the position at each node, when it said one.
+    lines: HashMap<NodeId, Vec<Move>>,
     /// Set when the game ended off the board; cleared by any change to the main line's end.
     adjudication: Option<Ending>,
 }
@@ -42,6 +44,7 @@ impl Record {
             game,
             current: NodeId::ROOT,
             evals,
+            lines: HashMap::new(),
             adjudication: None,
         }
     }
@@ -287,6 +290,64 @@ impl Record {
         self.evals.insert(id, score);
     }
 
+    /// Records the engine's best line from the position at `id`.
+    pub fn set_line(&mut self, id: NodeId, line: Vec<Move>) {
+        if !line.is_empty() {
+            self.lines.insert(id, line);
+        }
+    }
+
+    /// Whether the move leading to `id` is the engine's best move there.
+    pub fn is_best_move(&self, id: NodeId) -> bool {
+        let tree = &self.game.tree;
+        let best = tree
+            .previous(id)
+            .and_then(|parent| self.lines.get(&parent))
+            .and_then(|line| line.first());
+        best.is_some_and(|&m| tree.node(id).game_move() == Some(GameMove::Move(m)))
+    }
+
+    /// The better line instead of the move leading to `id`: the engine's line from before
+    /// it, else the first variation beside it (where `annotate` writes the better line).
+    pub fn better_line(&self, id: NodeId) -> Option<Vec<Move>> {
+        let tree = &self.game.tree;
+        let parent = tree.previous(id)?;
+        if let Some(line) = self.lines.get(&parent) {
+            return (!self.is_best_move(id)).then(|| line.clone());
+        }
+        let &start = tree.node(parent).children().iter().find(|&&c| c != id)?;
+        let mut line = Vec::new();
+        let mut cur = Some(start);
+        while let Some(node) = cur {
+            match tree.node(node).game_move() {
+                Some(GameMove::Move(m)) => line.push(m),
+                _ => break,
+            }
+            cur = tree.next(node);
+        }
+        Some(line)
+    }
+
+    /// Puts the analysis summary before the first move, replacing an earlier one and keeping
+    /// any other text there.
+    pub fn set_summary(&mut self, summary: &str) {
+        const START: &str = "Annotated by kibitzer.";
+        let root = self.game.tree.node_mut(NodeId::ROOT);
+        let mut comment = root.comment_after.take().unwrap_or_default();
+        let mut rest = comment.text.clone();
+        if let Some(at) = rest.find(START) {
+            // An earlier summary runs to its second side's "blunders."
+            let end = rest[at..]
+                .match_indices("blunders.")
+                .nth(1)
+                .map_or(rest.len(), |(i, m)| at + i + m.len());
+            rest.replace_range(at..end, "");
+        }
+        comment.text = Comment::text(summary).text;
+        comment.merge(Comment::text(rest.trim()));
+        root.comment_after = Some(comment);
+    }
+
     pub fn adjudicate(&mut self, end: Ending) {
         self.adjudication = Some(end);
     }
@@ -353,15 +414,40 @@ impl Record {
             comment.commands.retain(|c| !matches!(c, Command::Eval(_)));
             comment.commands.push(Command::Eval(eval));
             let judged = super::review::judge_move(self, id);
-            if let Some(judgement) = judged.filter(|_| !node.nags.iter().any(|&n| is_assessment(n)))
-            {
-                node.nags.push(judgement.nag());
-                comment.merge(Comment::text(&format!("{}.", judgement.name())));
+            let Some(judgement) = judged.filter(|_| !node.nags.iter().any(|&n| is_assessment(n)))
+            else {
+                continue;
+            };
+            node.nags.push(judgement.nag());
+            let better = self.better_line(id).unwrap_or_default();
+            let parent = self
+                .game
+                .tree
+                .previous(id)
+                .expect("a judged move has a parent");
+            let note = match better.first() {
+                Some(&m) => format!(
+                    "{}. {} was best.",
+                    judgement.name(),
+                    self.position(parent).san(m)
+                ),
+                None => format!("{}.", judgement.name()),
+            };
+            comment.merge(Comment::text(&note));
+            let mut at = parent;
+            for &m in better.iter().take(MAX_VARIATION_PLIES) {
+                match game.tree.add_move(at, GameMove::Move(m)) {
+                    Ok(next) => at = next,
+                    Err(_) => break,
+                }
             }
         }
         game
     }
 }
+
+/// Longest better line written as a variation (as `annotate` writes them).
+const MAX_VARIATION_PLIES: usize = 10;
 
 /// `$1`..`$6`: good, mistake, brilliant, blunder, speculative, dubious (one per move).
 fn is_assessment(nag: Nag) -> bool {

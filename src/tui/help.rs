@@ -47,6 +47,11 @@ pub fn applies(command: Command, mode: &Mode) -> bool {
             }
             Mode::Analyse(_) => board || tree || matches!(command, Takeback | NewGame),
             Mode::Endgame(_) => board || matches!(command, Takeback | Hint | NewGame),
+            // Moving through the game would give the answers away.
+            Mode::Learn(_) => matches!(
+                command,
+                Flip | Save | WriteGame | CopyFen | CopyPgn | Takeback | Hint | NewGame
+            ),
             // Their own keys are listed below the commands.
             Mode::Setup(_) | Mode::Browse => false,
         }
@@ -82,6 +87,17 @@ fn mode_keys(mode: &Mode) -> &'static [&'static str] {
     }
 }
 
+/// What a command does in `mode`, where that differs from its usual meaning.
+fn mode_help<'a>(mode: &Mode, command: Command, usual: &'a str) -> &'a str {
+    match (mode, command) {
+        (Mode::Learn(_), Command::Takeback) => "try again after a wrong move",
+        (Mode::Learn(_), Command::Hint) => "show the better line",
+        (Mode::Learn(_), Command::NewGame) => "next puzzle",
+        (Mode::Learn(_), Command::ModeAnalyse) => "stop: back to analysing the game",
+        _ => usual,
+    }
+}
+
 /// The help overlay's lines for the current mode.
 pub fn lines(app: &App) -> Vec<String> {
     let mut out = vec![format!("Keys in {} mode", app.mode.name().to_lowercase())];
@@ -100,7 +116,10 @@ pub fn lines(app: &App) -> Vec<String> {
         } else {
             keys.join("/")
         };
-        out.push(format!("{keys:>12}  {help}"));
+        out.push(format!(
+            "{keys:>12}  {}",
+            mode_help(&app.mode, command, help)
+        ));
     }
     out.extend(mode_keys(&app.mode).iter().map(|s| s.to_string()));
     out.push(String::new());
@@ -137,6 +156,12 @@ pub fn hint(app: &App) -> String {
             (Command::Hint, "best move"),
             (Command::Takeback, "takeback"),
             (Command::NewGame, "new position"),
+        ],
+        Mode::Learn(_) => &[
+            (Command::Hint, "show"),
+            (Command::Takeback, "retry"),
+            (Command::NewGame, "next"),
+            (Command::ModeAnalyse, "stop"),
         ],
         Mode::Setup(_) | Mode::Browse => &[],
     };

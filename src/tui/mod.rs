@@ -21,6 +21,7 @@ mod help;
 pub mod input;
 pub mod keymap;
 pub mod layout;
+mod learn;
 mod play;
 mod prompt;
 pub mod review;

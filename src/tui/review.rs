@@ -1,94 +1,87 @@
-//! Judging moves from the evaluations before and after them: inaccuracy, mistake, blunder.
+//! Judging the shown game's moves from the evaluations before and after them, with the grading
+//! `annotate` uses (`analysis::judgement`), and the per-side summary of a whole-game pass.
 
-use super::engine_link::Score;
+use crate::analysis::judgement::{SideStats, winning_chances};
+use crate::chess::Color;
+use crate::engine;
 use crate::game::NodeId;
 
+use super::engine_link::Score;
 use super::game::Record;
 
-/// Centipawn losses (mover's view, scores clamped to ±CLAMP) at which a move is marked.
-const INACCURACY_CP: i32 = 50;
-const MISTAKE_CP: i32 = 100;
-const BLUNDER_CP: i32 = 300;
-/// Beyond this the game is decided; differences there are not judged.
-const CLAMP_CP: i32 = 1000;
+pub use crate::analysis::judgement::Judgement;
 
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Judgement {
-    Inaccuracy,
-    Mistake,
-    Blunder,
-}
-
-impl Judgement {
-    /// The NAG `annotate` writes for it: `$6` (?!), `$2` (?), `$4` (??).
-    pub fn nag(self) -> crate::game::Nag {
-        crate::game::Nag(match self {
-            Judgement::Inaccuracy => 6,
-            Judgement::Mistake => 2,
-            Judgement::Blunder => 4,
-        })
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Judgement::Inaccuracy => "Inaccuracy",
-            Judgement::Mistake => "Mistake",
-            Judgement::Blunder => "Blunder",
-        }
-    }
-
-    pub fn glyph(self) -> &'static str {
-        match self {
-            Judgement::Inaccuracy => "?!",
-            Judgement::Mistake => "?",
-            Judgement::Blunder => "??",
-        }
+/// A White's-view score as the mover sees it, in the engine's terms the grading takes.
+pub fn mover_view(score: Score, mover: Color) -> engine::Score {
+    // Turning a mover's view into White's is its own inverse.
+    match score.white_view(mover) {
+        Score::Cp(cp) => engine::Score::Cp(cp),
+        Score::Mate(n) => engine::Score::Mate(n),
     }
 }
 
-/// Judges the move from `before` to `after` (White's-view scores) played by White if `white`.
-pub fn judge(before: Score, after: Score, white: bool) -> Option<Judgement> {
-    let clamp = |s: Score| s.as_cp().clamp(-CLAMP_CP, CLAMP_CP);
-    let sign = if white { 1 } else { -1 };
-    let loss = (clamp(before) - clamp(after)) * sign;
-    match loss {
-        l if l >= BLUNDER_CP => Some(Judgement::Blunder),
-        l if l >= MISTAKE_CP => Some(Judgement::Mistake),
-        l if l >= INACCURACY_CP => Some(Judgement::Inaccuracy),
-        _ => None,
-    }
+/// The mover and the evaluations before and after the move leading to `id`, mover's view.
+fn graded(game: &Record, id: NodeId) -> Option<(Color, engine::Score, engine::Score)> {
+    let parent = game.tree().previous(id)?;
+    let mover = game.position(parent).turn();
+    let before = mover_view(game.eval(parent)?, mover);
+    let after = mover_view(game.eval(id)?, mover);
+    // The engine's own choice is never judged: a deeper look after it is no loss.
+    let after = if game.is_best_move(id) { before } else { after };
+    Some((mover, before, after))
 }
 
 /// The judgement of the move leading to `id`, when the evaluations before and after it are
 /// known.
 pub fn judge_move(game: &Record, id: NodeId) -> Option<Judgement> {
-    let parent = game.tree().previous(id)?;
-    let before = game.eval(parent)?;
-    let after = game.eval(id)?;
-    let white = game.position(parent).turn() == crate::chess::Color::White;
-    judge(before, after, white)
+    let (_, before, after) = graded(game, id)?;
+    Judgement::from_drop(winning_chances(before) - winning_chances(after))
+}
+
+/// Totals per side (White, Black) over the main line's moves with known evaluations.
+pub fn summary(game: &Record) -> (SideStats, SideStats) {
+    let (mut white, mut black) = (SideStats::default(), SideStats::default());
+    for id in game.line_through(NodeId::ROOT).into_iter().skip(1) {
+        if let Some((mover, before, after)) = graded(game, id) {
+            let judgement = Judgement::from_drop(winning_chances(before) - winning_chances(after));
+            mover
+                .fold(&mut white, &mut black)
+                .add(before, after, judgement);
+        }
+    }
+    (white, black)
+}
+
+/// The summary as `annotate` writes it at the top of the game.
+pub fn summary_text(game: &Record) -> String {
+    let (white, black) = summary(game);
+    crate::analysis::annotate::summary_text(&white, &black, false)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Position;
 
     #[test]
-    fn thresholds_from_the_movers_view() {
-        assert_eq!(
-            judge(Score::Cp(20), Score::Cp(-40), true),
-            Some(Judgement::Inaccuracy)
-        );
-        assert_eq!(judge(Score::Cp(20), Score::Cp(-40), false), None);
-        assert_eq!(
-            judge(Score::Cp(-20), Score::Cp(150), false),
-            Some(Judgement::Mistake)
-        );
-        assert_eq!(
-            judge(Score::Mate(3), Score::Cp(0), true),
-            Some(Judgement::Blunder)
-        );
-        // Already lost either way: not judged.
-        assert_eq!(judge(Score::Cp(-2000), Score::Mate(-5), true), None);
+    fn moves_are_judged_by_the_movers_lost_chances() {
+        let mut game = Record::new(Position::startpos());
+        let e4 = game.position(NodeId::ROOT).parse_san("e4").unwrap();
+        let a = game.play(e4);
+        let e5 = game.position(a).parse_san("e5").unwrap();
+        let b = game.play(e5);
+        game.set_eval(NodeId::ROOT, Score::Cp(20));
+        game.set_eval(a, Score::Cp(-40));
+        game.set_eval(b, Score::Cp(300));
+        // White lost 60 centipawns: an inaccuracy on lichess's curve; Black lost 340.
+        assert_eq!(judge_move(&game, a), Some(Judgement::Inaccuracy));
+        assert_eq!(judge_move(&game, b), Some(Judgement::Blunder));
+        let (white, black) = summary(&game);
+        assert_eq!((white.inaccuracies, black.blunders), (1, 1));
+        assert_eq!(black.acpl(), 340);
+        // The engine's own choice is not judged, however the next look disagrees.
+        game.set_line(a, vec![e5]);
+        assert_eq!(judge_move(&game, b), None);
+        assert!(summary_text(&game).contains("White: accuracy"));
     }
 }

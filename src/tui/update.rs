@@ -13,7 +13,7 @@ use super::game::king_target;
 use super::input::EditKey;
 use super::keymap::Command;
 use super::layout;
-use super::{edit, endgame, engine_sync, play, setup, start, tablebase, typed, undo};
+use super::{edit, endgame, engine_sync, learn, play, setup, start, tablebase, typed, undo};
 
 #[derive(Clone, Debug)]
 pub enum Action {
@@ -146,7 +146,7 @@ fn square_at(app: &App, x: u16, y: u16) -> Option<Square> {
 }
 
 fn command(app: &mut App, c: Command) {
-    if edit::command(app, c) {
+    if learn::command(app, c) || edit::command(app, c) {
         return;
     }
     match c {
@@ -306,6 +306,9 @@ pub fn make_move(app: &mut App, m: Move) {
     app.selected = None;
     app.hint = None;
     app.input.clear();
+    if let Mode::Learn(_) = app.mode {
+        return learn::attempt(app, m);
+    }
     if !app.can_move() {
         let why = not_your_move(app);
         app.info(why);

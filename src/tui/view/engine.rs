@@ -51,6 +51,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Some(Purpose::Analysis) => "analysing",
         Some(Purpose::GamePass) => "game analysis",
         Some(Purpose::Ponder(_)) => "pondering",
+        Some(Purpose::Grade(_)) => "grading your move",
         None => "idle",
     };
     let block = Block::default()
@@ -65,6 +66,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let root = app.position();
     let Some(first) = lines.first() else {
         let idle = match app.mode {
+            Mode::Learn(_) => "lines hidden while solving (t shows the answer)",
             _ if app.engine_hidden() => "lines hidden until the game ends ([play] show_engine)",
             Mode::Analyse(_) if app.lines_root.is_some() && app.search.is_some() => {
                 "the engine's lines are for another position"

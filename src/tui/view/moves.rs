@@ -7,8 +7,9 @@ use ratatui::style::{Color as Tc, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
+use crate::chess::Color;
 use crate::game::{Comment, LineVisitor, MoveNumber, Nag, NodeId, Tree, walk_line};
-use crate::tui::app::App;
+use crate::tui::app::{App, Mode};
 use crate::tui::review::judge_move;
 
 /// Columns of indentation per variation level.
@@ -151,6 +152,21 @@ pub fn lines(app: &App, width: u16) -> (Vec<Line<'static>>, usize) {
         out: &mut out,
         depth: 0,
     };
+    if matches!(app.mode, Mode::Learn(_)) {
+        // Solving a puzzle: only the moves that led to it, as what followed tells the answer.
+        let path = tree.path(app.game.current_node());
+        for (i, pair) in path.windows(2).enumerate() {
+            let pos = tree.position(pair[0]);
+            let black = pos.turn() == Color::Black;
+            let number = (!black || i == 0).then(|| MoveNumber {
+                fullmove: pos.fullmoves(),
+                black,
+            });
+            list.mv(tree, pair[1], number);
+        }
+        out.break_line(0);
+        return (out.lines, out.current_line);
+    }
     let force_number = root
         .comment_after
         .as_ref()
@@ -209,7 +225,10 @@ impl LineVisitor for MoveList<'_> {
             && !self.app.engine_hidden()
             && let Some(j) = judge_move(&self.app.game, node)
         {
-            spans.push(Span::styled(j.glyph(), styles.judged));
+            spans.push(Span::styled(
+                j.nag().glyph().unwrap_or_default(),
+                styles.judged,
+            ));
         }
         self.out.word(spans);
         if node == self.out.current {

@@ -1,0 +1,398 @@
+//! Learning from mistakes: the positions before one side's mistakes and blunders in an
+//! analysed game (by kibitzer's whole-game analysis, or a file `annotate` wrote), as puzzles.
+//! The user looks for a better move; the engine grades it against the evaluation before the
+//! mistake; `u` retries, `t` shows the better line, `n` goes on, and the end sums up.
+
+use std::time::Duration;
+
+use crate::analysis::judgement::winning_chances;
+use crate::chess::{Color, Move};
+use crate::game::{GameMove, Nag, NodeId};
+
+use super::app::{App, Mode};
+use super::engine_link::Score;
+use super::keymap::Command;
+use super::review::{Judgement, judge_move, mover_view};
+
+/// How long the engine looks at the position after the user's move.
+pub const GRADE_TIME: Duration = Duration::from_secs(1);
+
+#[derive(Clone, Debug)]
+pub struct Puzzle {
+    /// The position before the mistake.
+    pub node: NodeId,
+    /// The mistake, as played in the game.
+    pub played: Move,
+    pub judgement: Judgement,
+    /// What was better, from the engine's analysis or the variation beside the mistake.
+    pub better: Vec<Move>,
+}
+
+/// How a puzzle went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solved {
+    FirstTry,
+    AfterRetry,
+    /// The answer was shown, or the puzzle skipped.
+    Missed,
+}
+
+/// How good a tried move was.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Grade {
+    /// The better move itself.
+    Best,
+    /// Costs less than an inaccuracy against the evaluation before the mistake.
+    Good,
+    /// Still loses that much.
+    Still(Judgement),
+    /// The move played in the game.
+    GameMove,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Attempt {
+    /// Waiting for the user's move.
+    Thinking,
+    /// The engine is looking at the position after this move.
+    Grading(Move),
+    Graded(Move, Grade),
+    /// The better line is shown.
+    Shown,
+}
+
+#[derive(Clone, Debug)]
+pub struct LearnState {
+    pub side: Color,
+    pub puzzles: Vec<Puzzle>,
+    pub index: usize,
+    pub attempt: Attempt,
+    /// Wrong tries at the current puzzle.
+    pub misses: u32,
+    /// The engine's latest score (White's view) of the position after the graded move.
+    pub grade_score: Option<Score>,
+    /// One per puzzle finished.
+    pub results: Vec<Solved>,
+}
+
+impl LearnState {
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.puzzles[self.index]
+    }
+
+    /// Whether the user may try a move now.
+    pub fn can_try(&self) -> bool {
+        matches!(
+            self.attempt,
+            Attempt::Thinking | Attempt::Graded(_, Grade::Still(_) | Grade::GameMove)
+        )
+    }
+
+    /// "3 puzzles: 1 solved at once, 1 after a retry, 1 not solved".
+    pub fn summary(&self) -> String {
+        let count = |s: Solved| self.results.iter().filter(|&&r| r == s).count();
+        format!(
+            "{} puzzle{}: {} solved at once, {} after a retry, {} not solved",
+            self.results.len(),
+            if self.results.len() == 1 { "" } else { "s" },
+            count(Solved::FirstTry),
+            count(Solved::AfterRetry),
+            count(Solved::Missed)
+        )
+    }
+}
+
+/// The side learning by default: the player of a game against the engine, else White.
+fn default_side(app: &App) -> Color {
+    let headers = app.game.headers();
+    match (headers.get("White"), headers.get("Black")) {
+        (Some(w), Some(b)) if b == "Player" && w != "Player" => Color::Black,
+        _ => Color::White,
+    }
+}
+
+/// The mistakes and blunders of `side` on the main line that have a better line to show.
+pub fn puzzles(app: &App, side: Color) -> Vec<Puzzle> {
+    let game = &app.game;
+    let tree = game.tree();
+    let mut found = Vec::new();
+    for id in game.line_through(NodeId::ROOT).into_iter().skip(1) {
+        let parent = tree.previous(id).expect("a move has a parent");
+        let Some(GameMove::Move(played)) = tree.node(id).game_move() else {
+            continue;
+        };
+        if game.position(parent).turn() != side || game.eval(parent).is_none() {
+            continue;
+        }
+        let marked = tree.node(id).nags.iter().find_map(|&n| match n {
+            Nag::MISTAKE => Some(Judgement::Mistake),
+            Nag::BLUNDER => Some(Judgement::Blunder),
+            _ => None,
+        });
+        let judgement = marked.or_else(|| judge_move(game, id));
+        let Some(judgement) = judgement.filter(|&j| j >= Judgement::Mistake) else {
+            continue;
+        };
+        if let Some(better) = game.better_line(id).filter(|l| !l.is_empty()) {
+            found.push(Puzzle {
+                node: parent,
+                played,
+                judgement,
+                better,
+            });
+        }
+    }
+    found
+}
+
+/// `:learn [white|black]`: starts the puzzles of one side's mistakes.
+pub fn start(app: &mut App, side: Option<Color>) {
+    if !matches!(app.mode, Mode::Analyse(_) | Mode::Play(_))
+        || matches!(app.mode, Mode::Play(_)) && app.game.end().is_none()
+    {
+        return app.error("learning from mistakes starts from a finished or analysed game");
+    }
+    let side = side.unwrap_or_else(|| default_side(app));
+    let found = puzzles(app, side);
+    if found.is_empty() {
+        let name = side.fold("White", "Black");
+        return app.info(format!(
+            "no mistakes or blunders by {name} with a better line to learn from (ctrl-a analyses the game)"
+        ));
+    }
+    app.mode = Mode::Learn(LearnState {
+        side,
+        puzzles: found,
+        index: 0,
+        attempt: Attempt::Thinking,
+        misses: 0,
+        grade_score: None,
+        results: Vec::new(),
+    });
+    app.flipped = side == Color::Black;
+    show_puzzle(app);
+}
+
+fn show_puzzle(app: &mut App) {
+    let Mode::Learn(l) = &app.mode else {
+        return;
+    };
+    let p = l.puzzle();
+    let (node, total, index) = (p.node, l.puzzles.len(), l.index);
+    let pos = app.game.position(node).clone();
+    let glyph = p.judgement.nag().glyph().unwrap_or_default();
+    let text = format!(
+        "puzzle {} of {total}: {} played {}{glyph} here; find a better move (t: show, n: next)",
+        index + 1,
+        pos.turn().fold("White", "Black"),
+        pos.san(p.played),
+    );
+    app.game.goto(node);
+    app.selected = None;
+    app.hint = None;
+    app.info(text);
+}
+
+/// The keys that mean something else while solving: `u` retries, `t` shows, `n` goes on, F2
+/// leaves; moving through or editing the game would give answers away. Returns whether the
+/// command was taken.
+pub fn command(app: &mut App, c: Command) -> bool {
+    let Mode::Learn(l) = &mut app.mode else {
+        return false;
+    };
+    match c {
+        Command::Takeback | Command::Undo => {
+            if l.can_try() {
+                l.attempt = Attempt::Thinking;
+                app.info("try again");
+            }
+        }
+        Command::Hint => show(app),
+        Command::NewGame | Command::NextMarked => next(app),
+        Command::ModeAnalyse => finish(app),
+        Command::Quit
+        | Command::Help
+        | Command::Flip
+        | Command::CommandLine
+        | Command::CopyFen
+        | Command::CopyPgn
+        | Command::Save
+        | Command::WriteGame
+        | Command::ModePlay
+        | Command::ModeBrowse
+        | Command::ModeEndgame
+        | Command::Open
+        | Command::Setup => return false,
+        _ => app.info("solving: make a move, u retries, t shows the answer, n next, f2 stops"),
+    }
+    true
+}
+
+/// A move the user made on the board at the puzzle.
+pub fn attempt(app: &mut App, m: Move) {
+    let Mode::Learn(l) = &mut app.mode else {
+        return;
+    };
+    app.selected = None;
+    if !l.can_try() {
+        let why = match l.attempt {
+            Attempt::Grading(_) => "wait for the grade",
+            _ => "n: next puzzle",
+        };
+        return app.info(why);
+    }
+    let p = l.puzzle().clone();
+    let san = app.game.position(p.node).san(m);
+    if m == p.played {
+        l.misses += 1;
+        l.attempt = Attempt::Graded(m, Grade::GameMove);
+        return app.info(format!(
+            "{san} is the game's move: try another (t shows the answer)"
+        ));
+    }
+    if p.better.first() == Some(&m) {
+        return solved(app, m, Grade::Best);
+    }
+    l.attempt = Attempt::Grading(m);
+    l.grade_score = None;
+    app.info(format!("{san}: the engine is looking..."));
+}
+
+/// The engine's report on the position after the graded move.
+pub fn note_score(app: &mut App, score: Score) {
+    if let Mode::Learn(l) = &mut app.mode {
+        l.grade_score = Some(score);
+    }
+}
+
+/// The grading search ended: compares the score after the tried move with the one before the
+/// mistake, from the mover's side.
+pub fn graded(app: &mut App) {
+    let Mode::Learn(l) = &mut app.mode else {
+        return;
+    };
+    let Attempt::Grading(m) = l.attempt else {
+        return;
+    };
+    let node = l.puzzle().node;
+    let (Some(before), Some(after)) = (app.game.eval(node), l.grade_score) else {
+        l.attempt = Attempt::Thinking;
+        return app.error("the engine gave no score; try the move again");
+    };
+    let mover = l.side;
+    let drop =
+        winning_chances(mover_view(before, mover)) - winning_chances(mover_view(after, mover));
+    match Judgement::from_drop(drop) {
+        None => solved(app, m, Grade::Good),
+        Some(j) => {
+            l.misses += 1;
+            l.attempt = Attempt::Graded(m, Grade::Still(j));
+            let san = app.game.position(node).san(m);
+            app.info(format!(
+                "{san} is still {} ({}): u tries again, t shows the answer",
+                article(j),
+                after.label()
+            ));
+        }
+    }
+}
+
+fn article(j: Judgement) -> String {
+    let name = j.name().to_lowercase();
+    if name.starts_with('i') {
+        format!("an {name}")
+    } else {
+        format!("a {name}")
+    }
+}
+
+fn solved(app: &mut App, m: Move, grade: Grade) {
+    let Mode::Learn(l) = &mut app.mode else {
+        return;
+    };
+    l.attempt = Attempt::Graded(m, grade);
+    l.results.push(if l.misses == 0 {
+        Solved::FirstTry
+    } else {
+        Solved::AfterRetry
+    });
+    let p = l.puzzle();
+    let pos = app.game.position(p.node);
+    let san = pos.san(m);
+    let text = match grade {
+        Grade::Best => format!("{san} is best! n: next puzzle"),
+        _ => format!(
+            "{san} is good (best was {}); n: next puzzle",
+            pos.san(p.better[0])
+        ),
+    };
+    app.hint = Some(m);
+    app.info(text);
+}
+
+/// Shows the better line and marks its first move; the puzzle counts as not solved.
+fn show(app: &mut App) {
+    let Mode::Learn(l) = &mut app.mode else {
+        return;
+    };
+    if matches!(l.attempt, Attempt::Grading(_)) {
+        return app.info("wait for the grade");
+    }
+    let solved_already = matches!(l.attempt, Attempt::Graded(_, Grade::Best | Grade::Good));
+    if !solved_already && l.attempt != Attempt::Shown {
+        l.results.push(Solved::Missed);
+    }
+    if !solved_already {
+        l.attempt = Attempt::Shown;
+    }
+    let p = l.puzzle().clone();
+    let line = super::view::engine::pv_san(app.game.position(p.node), &p.better, 10);
+    app.hint = p.better.first().copied();
+    app.info(format!("better was {line}; n: next puzzle"));
+}
+
+/// The next puzzle (the one left counts as not solved), or the summary after the last.
+fn next(app: &mut App) {
+    let Mode::Learn(l) = &mut app.mode else {
+        return;
+    };
+    if matches!(
+        l.attempt,
+        Attempt::Thinking
+            | Attempt::Grading(_)
+            | Attempt::Graded(_, Grade::Still(_) | Grade::GameMove)
+    ) {
+        l.results.push(Solved::Missed);
+    }
+    if l.index + 1 == l.puzzles.len() {
+        return finish(app);
+    }
+    l.index += 1;
+    l.attempt = Attempt::Thinking;
+    l.misses = 0;
+    show_puzzle(app);
+}
+
+/// Back to analysing the game, with the summary.
+fn finish(app: &mut App) {
+    let Mode::Learn(l) = &app.mode else {
+        return;
+    };
+    let text = format!("done: {}", l.summary());
+    app.mode = Mode::Analyse(Default::default());
+    app.hint = None;
+    app.info(text);
+}
+
+/// The side named by `:learn`'s argument.
+pub fn parse_side(arg: Option<&str>) -> Result<Option<Color>, String> {
+    match arg {
+        None => Ok(None),
+        Some("white" | "w") => Ok(Some(Color::White)),
+        Some("black" | "b") => Ok(Some(Color::Black)),
+        Some(other) => Err(format!("learn takes white or black, not '{other}'")),
+    }
+}
+
+#[cfg(test)]
+mod tests;
