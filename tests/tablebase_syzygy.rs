@@ -233,7 +233,7 @@ fn search_with_tables(tables: &Tablebases, fen: &str, depth: u32) -> (SearchInfo
         ..EngineOptions::default()
     });
     engine.set_tablebases(Some(TablebaseConfig {
-        tables: tables.clone(),
+        tables: std::sync::Arc::new(tables.clone()),
         probe_depth: 1,
         rule50: true,
     }));

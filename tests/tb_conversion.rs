@@ -103,7 +103,7 @@ fn engine_converts_won_endgames_within_fifty_moves() {
         ..EngineOptions::default()
     });
     engine.set_tablebases(Some(TablebaseConfig {
-        tables: tables.clone(),
+        tables: std::sync::Arc::new(tables.clone()),
         probe_depth: 1,
         rule50: true,
     }));

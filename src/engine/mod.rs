@@ -43,6 +43,7 @@ mod limits;
 pub mod nnue;
 mod params;
 mod picker;
+mod probe;
 mod report;
 mod score;
 mod search;
@@ -59,10 +60,10 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crate::chess::{Move, Position};
-use crate::tablebase::Tablebases;
 
 pub use eval::{EvalFileError, Evaluation, HandCrafted};
 pub use limits::{Clock, Limit, SearchLimits};
+pub use probe::{TablebaseConfig, TablebaseProbe, TbRoot, TbRootMove, TbWdl};
 pub use score::{Bound, Score, Wdl};
 pub use strength::{MAX_ELO, MIN_ELO};
 
@@ -124,17 +125,6 @@ pub enum SearchEvent {
         best: Option<Move>,
         ponder: Option<Move>,
     },
-}
-
-/// Syzygy tables for the search: the root keeps only its best DTZ moves, and WDL probes score
-/// positions right after captures and pawn moves.
-#[derive(Clone, PartialEq, Debug)]
-pub struct TablebaseConfig {
-    pub tables: Tablebases,
-    /// Probe only at this remaining depth or more (SyzygyProbeDepth).
-    pub probe_depth: i32,
-    /// Honour the fifty-move rule: cursed wins and blessed losses are draws (Syzygy50MoveRule).
-    pub rule50: bool,
 }
 
 /// Engine settings (UCI options map onto these).

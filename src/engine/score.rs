@@ -103,14 +103,15 @@ pub struct Wdl {
     pub loss: u32,
 }
 
-/// Whether a reported score is exact or only a bound (aspiration fail high/low).
+/// What a value says about the true value: exact, or a bound (a fail high or low, in the
+/// search, the transposition table and the reports). The numbers are the table's two bits.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Bound {
-    Exact,
-    /// The true score is at least this (fail high).
-    Lower,
-    /// The true score is at most this (fail low).
-    Upper,
+    /// The true value is at most this (fail low: no move beat alpha).
+    Upper = 1,
+    /// The true value is at least this (fail high: a beta cutoff).
+    Lower = 2,
+    Exact = 3,
 }
 
 #[cfg(test)]

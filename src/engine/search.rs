@@ -6,8 +6,8 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
 use std::time::Instant;
 
+use super::TbWdl;
 use crate::chess::{Move, Position};
-use crate::tablebase::Wdl;
 
 use super::history::PieceTo;
 use super::params::*;
@@ -15,7 +15,6 @@ use super::picker::{Context, MovePicker};
 use super::score::*;
 use super::thread::{FRAME_OFFSET, SearchContext, ThreadData};
 use super::time::TimeManager;
-use super::tt::TtBound;
 use super::{Bound, SearchEvent};
 
 pub trait NodeKind {
@@ -224,9 +223,9 @@ impl<'a> Searcher<'a> {
             && let Some(e) = tt
             && e.depth >= depth
             && match e.bound {
-                TtBound::Exact => true,
-                TtBound::Lower => e.value >= beta,
-                TtBound::Upper => e.value <= alpha,
+                Bound::Exact => true,
+                Bound::Lower => e.value >= beta,
+                Bound::Upper => e.value <= alpha,
             }
         {
             return e.value;
@@ -252,9 +251,9 @@ impl<'a> Searcher<'a> {
             (Some(se), Some(e))
                 if !is_decisive(e.value)
                     && match e.bound {
-                        TtBound::Exact => true,
-                        TtBound::Lower => e.value > se,
-                        TtBound::Upper => e.value < se,
+                        Bound::Exact => true,
+                        Bound::Lower => e.value > se,
+                        Bound::Upper => e.value < se,
                     } =>
             {
                 e.value
@@ -415,7 +414,7 @@ impl<'a> Searcher<'a> {
                 && (ply as i32) < 2 * self.td.root_depth
                 && let Some(e) = tt
                 && e.depth >= depth - SE_TT_DEPTH_MARGIN
-                && e.bound != TtBound::Upper
+                && e.bound != Bound::Upper
                 && !is_decisive(e.value)
             {
                 let s_beta = e.value - 2 * depth;
@@ -552,11 +551,11 @@ impl<'a> Searcher<'a> {
 
         if excluded.is_none() && !(N::ROOT && self.td.pv_idx > 0) {
             let bound = if best_score >= beta {
-                TtBound::Lower
+                Bound::Lower
             } else if N::PV && best_score > alpha_orig {
-                TtBound::Exact
+                Bound::Exact
             } else {
-                TtBound::Upper
+                Bound::Upper
             };
             let eval_to_store = static_eval.unwrap_or(-INFINITY);
             self.ctx.tt.store(
@@ -604,9 +603,9 @@ impl<'a> Searcher<'a> {
         if !N::PV
             && let Some(e) = tt
             && match e.bound {
-                TtBound::Exact => true,
-                TtBound::Lower => e.value >= beta,
-                TtBound::Upper => e.value <= alpha,
+                Bound::Exact => true,
+                Bound::Lower => e.value >= beta,
+                Bound::Upper => e.value <= alpha,
             }
         {
             return e.value;
@@ -670,11 +669,11 @@ impl<'a> Searcher<'a> {
             return mated_in(ply);
         }
         let bound = if best_score >= beta {
-            TtBound::Lower
+            Bound::Lower
         } else if N::PV && best_score > alpha_orig {
-            TtBound::Exact
+            Bound::Exact
         } else {
-            TtBound::Upper
+            Bound::Upper
         };
         self.ctx.tt.store(
             pos.hash(),
@@ -710,22 +709,22 @@ impl<'a> Searcher<'a> {
         {
             return None;
         }
-        let wdl = tb.tables.probe_wdl(pos).ok()?;
+        let wdl = tb.tables.probe_wdl(pos)?;
         self.ctx.tb_hits.fetch_add(1, Ordering::Relaxed);
         let (value, bound) = match wdl {
-            Wdl::Win => (TB_WIN - ply as i32, TtBound::Lower),
-            Wdl::CursedWin if !tb.rule50 => (TB_WIN - ply as i32, TtBound::Lower),
-            Wdl::Loss => (-TB_WIN + ply as i32, TtBound::Upper),
-            Wdl::BlessedLoss if !tb.rule50 => (-TB_WIN + ply as i32, TtBound::Upper),
+            TbWdl::Win => (TB_WIN - ply as i32, Bound::Lower),
+            TbWdl::CursedWin if !tb.rule50 => (TB_WIN - ply as i32, Bound::Lower),
+            TbWdl::Loss => (-TB_WIN + ply as i32, Bound::Upper),
+            TbWdl::BlessedLoss if !tb.rule50 => (-TB_WIN + ply as i32, Bound::Upper),
             // Under the fifty-move rule these are draws; a hair off zero keeps the better side.
-            Wdl::CursedWin => (DRAW + 1, TtBound::Exact),
-            Wdl::BlessedLoss => (DRAW - 1, TtBound::Exact),
-            Wdl::Draw => (DRAW, TtBound::Exact),
+            TbWdl::CursedWin => (DRAW + 1, Bound::Exact),
+            TbWdl::BlessedLoss => (DRAW - 1, Bound::Exact),
+            TbWdl::Draw => (DRAW, Bound::Exact),
         };
         let settles = match bound {
-            TtBound::Exact => true,
-            TtBound::Lower => value >= beta,
-            TtBound::Upper => value <= alpha,
+            Bound::Exact => true,
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
         };
         if !settles {
             return None;

@@ -8,7 +8,6 @@ use std::sync::mpsc::Sender;
 use std::time::{Duration, Instant};
 
 use crate::chess::{Move, Position};
-use crate::tablebase::{RankedMove, Wdl};
 
 use super::eval::{Evaluation, ThreadEval};
 use super::history::{History, PieceTo};
@@ -19,7 +18,7 @@ use super::search::{MainThread, Searcher};
 use super::strength::{CANDIDATES, Strength};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::{Bound, SearchEvent, SearchInfo, TablebaseConfig};
+use super::{Bound, SearchEvent, SearchInfo, TablebaseConfig, TbRootMove, TbWdl};
 
 /// Flags shared between the engine handle and the running search.
 #[derive(Default)]
@@ -185,13 +184,11 @@ pub fn run(
         // In the tables, only the best DTZ group is searched: the engine cannot throw a win away
         // nor lose one to the fifty-move rule.
         if let Some(tb) = &job.tablebases
-            && tb.tables.covers(&job.root)
-            && let Ok(ranking) = tb.tables.rank_root(&job.root, tb.rule50)
-            && !ranking.best_group().is_empty()
+            && let Some(root) = tb.tables.root_moves(&job.root, tb.rule50)
         {
-            tb_hits.fetch_add(ranking.moves.len() as u64, Ordering::Relaxed);
-            moves = ranking.best_group().iter().map(|rm| rm.mv).collect();
-            root_tb_value = Some(tb_root_value(&ranking.best_group()[0], tb.rule50));
+            tb_hits.fetch_add(root.probes, Ordering::Relaxed);
+            moves = root.best.iter().map(|rm| rm.mv).collect();
+            root_tb_value = Some(tb_root_value(&root.best[0], tb.rule50));
         }
     } else {
         let only: Vec<Move> = moves
@@ -371,16 +368,16 @@ fn vote(main: &ThreadData, helpers: &[ThreadData]) -> usize {
 }
 
 /// The root's value from its best tablebase move: a win nearer to zeroing scores higher.
-fn tb_root_value(best: &RankedMove, rule50: bool) -> i32 {
+fn tb_root_value(best: &TbRootMove, rule50: bool) -> i32 {
     let distance = best.dtz.unsigned_abs().min(MAX_PLY as u32 - 1) as i32;
     match best.wdl {
-        Wdl::Win => TB_WIN - distance,
-        Wdl::CursedWin if !rule50 => TB_WIN - distance,
-        Wdl::Loss => -TB_WIN + distance,
-        Wdl::BlessedLoss if !rule50 => -TB_WIN + distance,
-        Wdl::CursedWin => DRAW + 1,
-        Wdl::BlessedLoss => DRAW - 1,
-        Wdl::Draw => DRAW,
+        TbWdl::Win => TB_WIN - distance,
+        TbWdl::CursedWin if !rule50 => TB_WIN - distance,
+        TbWdl::Loss => -TB_WIN + distance,
+        TbWdl::BlessedLoss if !rule50 => -TB_WIN + distance,
+        TbWdl::CursedWin => DRAW + 1,
+        TbWdl::BlessedLoss => DRAW - 1,
+        TbWdl::Draw => DRAW,
     }
 }
 

@@ -10,21 +10,11 @@ use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::chess::Move;
 
-use super::score::TB_BOUND;
+use super::score::{Bound, TB_BOUND};
 
 const ENTRIES_PER_BUCKET: usize = 4;
 const AGE_BITS: u32 = 6;
 const AGE_MASK: u8 = (1 << AGE_BITS) - 1;
-
-/// What a stored value says about the true value.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum TtBound {
-    /// The true value is at most the stored one (no move beat alpha).
-    Upper = 1,
-    /// The true value is at least the stored one (beta cutoff).
-    Lower = 2,
-    Exact = 3,
-}
 
 /// A table hit, with the value already made relative to the probing ply.
 #[derive(Clone, Copy, Debug)]
@@ -33,7 +23,7 @@ pub struct TtEntry {
     pub value: i32,
     pub eval: i32,
     pub depth: i32,
-    pub bound: TtBound,
+    pub bound: Bound,
 }
 
 #[derive(Default)]
@@ -56,7 +46,7 @@ pub struct TranspositionTable {
 struct Packed(u64);
 
 impl Packed {
-    fn new(mv: Option<Move>, value: i32, eval: i32, depth: i32, bound: TtBound, age: u8) -> Packed {
+    fn new(mv: Option<Move>, value: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> Packed {
         let mv = mv.map_or(0, Move::to_u16) as u64;
         let value = value as i16 as u16 as u64;
         let eval = eval as i16 as u16 as u64;
@@ -76,11 +66,11 @@ impl Packed {
     fn depth(self) -> i32 {
         (self.0 >> 48) as u8 as i32
     }
-    fn bound(self) -> Option<TtBound> {
+    fn bound(self) -> Option<Bound> {
         match (self.0 >> 56) & 3 {
-            1 => Some(TtBound::Upper),
-            2 => Some(TtBound::Lower),
-            3 => Some(TtBound::Exact),
+            1 => Some(Bound::Upper),
+            2 => Some(Bound::Lower),
+            3 => Some(Bound::Exact),
             _ => None,
         }
     }
@@ -169,7 +159,7 @@ impl TranspositionTable {
         value: i32,
         eval: i32,
         depth: i32,
-        bound: TtBound,
+        bound: Bound,
         ply: usize,
     ) {
         let generation = self.generation.load(Ordering::Relaxed);
@@ -182,7 +172,7 @@ impl TranspositionTable {
             let packed = Packed(data);
             if slot.key.load(Ordering::Relaxed) ^ data == key && packed.bound().is_some() {
                 // Same position: keep a deeper entry of this search unless the new one is exact.
-                if bound != TtBound::Exact
+                if bound != Bound::Exact
                     && depth + 4 <= packed.depth()
                     && packed.age() == generation
                 {
@@ -231,7 +221,7 @@ impl TranspositionTable {
         value: i32,
         eval: i32,
         depth: i32,
-        bound: TtBound,
+        bound: Bound,
         age: u8,
     ) {
         let data = Packed::new(mv, value, eval, depth, bound, age).0;
@@ -266,12 +256,12 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let pos = Position::startpos();
         let mv = pos.legal_moves()[3];
-        tt.store(pos.hash(), Some(mv), -123, 45, 7, TtBound::Lower, 0);
+        tt.store(pos.hash(), Some(mv), -123, 45, 7, Bound::Lower, 0);
         let e = tt.probe(pos.hash(), 0).expect("hit");
         assert_eq!(e.mv, Some(mv));
         assert_eq!(
             (e.value, e.eval, e.depth, e.bound),
-            (-123, 45, 7, TtBound::Lower)
+            (-123, 45, 7, Bound::Lower)
         );
         assert!(tt.probe(pos.hash() ^ 1, 0).is_none());
     }
@@ -280,10 +270,10 @@ mod tests {
     fn mate_scores_are_relative_to_the_node() {
         let tt = TranspositionTable::new(1);
         // Found at ply 5: mate in 3 plies from there is mate_in(8) from the root.
-        tt.store(42, None, mate_in(8), 0, 3, TtBound::Exact, 5);
+        tt.store(42, None, mate_in(8), 0, 3, Bound::Exact, 5);
         assert_eq!(tt.probe(42, 5).unwrap().value, mate_in(8));
         assert_eq!(tt.probe(42, 1).unwrap().value, mate_in(4));
-        tt.store(43, None, mated_in(6), 0, 3, TtBound::Exact, 2);
+        tt.store(43, None, mated_in(6), 0, 3, Bound::Exact, 2);
         assert_eq!(tt.probe(43, 10).unwrap().value, mated_in(14));
     }
 
@@ -291,8 +281,8 @@ mod tests {
     fn keeps_move_clear_and_hashfull() {
         let tt = TranspositionTable::new(1);
         let mv = Position::startpos().legal_moves()[0];
-        tt.store(7, Some(mv), 10, 0, 4, TtBound::Exact, 0);
-        tt.store(7, None, 20, 0, 6, TtBound::Upper, 0);
+        tt.store(7, Some(mv), 10, 0, 4, Bound::Exact, 0);
+        tt.store(7, None, 20, 0, 6, Bound::Upper, 0);
         let e = tt.probe(7, 0).unwrap();
         assert_eq!((e.mv, e.value, e.depth), (Some(mv), 20, 6));
         for key in 0..5000u64 {
@@ -302,7 +292,7 @@ mod tests {
                 0,
                 0,
                 1,
-                TtBound::Exact,
+                Bound::Exact,
                 0,
             );
         }
@@ -317,9 +307,9 @@ mod tests {
         let tt = TranspositionTable::new(0);
         // One bucket: keys all collide. Fill with depths 10, 2, 8, 9 then add a fifth.
         for (key, depth) in [(1u64, 10), (2, 2), (3, 8), (4, 9)] {
-            tt.store(key, None, 0, 0, depth, TtBound::Exact, 0);
+            tt.store(key, None, 0, 0, depth, Bound::Exact, 0);
         }
-        tt.store(5, None, 0, 0, 5, TtBound::Exact, 0);
+        tt.store(5, None, 0, 0, 5, Bound::Exact, 0);
         assert!(tt.probe(2, 0).is_none(), "the shallowest entry goes");
         assert!(tt.probe(1, 0).is_some() && tt.probe(5, 0).is_some());
     }

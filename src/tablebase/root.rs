@@ -7,6 +7,7 @@ use std::cmp::{Ordering, Reverse};
 use super::error::TbError;
 use super::tables::{Tablebases, Wdl};
 use crate::chess::{Move, Position};
+use crate::engine::{TbRoot, TbRootMove};
 
 /// One root move with its tablebase verdict, from the mover's side.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -129,5 +130,34 @@ impl Tablebases {
         sorted.sort_by(|a, b| ranking.order(a, b));
         ranking.moves = sorted;
         Ok(ranking)
+    }
+}
+
+/// The search's view: the best DTZ group of the root moves.
+impl crate::engine::TablebaseProbe for Tablebases {
+    fn max_pieces(&self) -> u32 {
+        Tablebases::max_pieces(self)
+    }
+
+    fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        Tablebases::probe_wdl(self, pos).ok()
+    }
+
+    fn root_moves(&self, pos: &Position, rule50: bool) -> Option<TbRoot> {
+        if !self.covers(pos) {
+            return None;
+        }
+        let ranking = self.rank_root(pos, rule50).ok()?;
+        let best: Vec<TbRootMove> = ranking
+            .best_group()
+            .iter()
+            .map(|m| TbRootMove {
+                mv: m.mv,
+                wdl: m.wdl,
+                dtz: m.dtz,
+            })
+            .collect();
+        let probes = ranking.moves.len() as u64;
+        (!best.is_empty()).then_some(TbRoot { best, probes })
     }
 }

@@ -12,18 +12,7 @@ use super::convert::{map_error, to_shakmaty};
 use super::error::TbError;
 use crate::chess::Position;
 
-/// Win/draw/loss under the fifty-move rule, for the side to move.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
-#[repr(i8)]
-pub enum Wdl {
-    Loss = -2,
-    /// Lost, but the fifty-move rule saves the draw.
-    BlessedLoss = -1,
-    Draw = 0,
-    /// Won, but the fifty-move rule comes first: a draw with best defence.
-    CursedWin = 1,
-    Win = 2,
-}
+pub use crate::engine::TbWdl as Wdl;
 
 impl Wdl {
     fn from_syzygy(w: shakmaty_syzygy::Wdl) -> Wdl {
@@ -33,44 +22,6 @@ impl Wdl {
             shakmaty_syzygy::Wdl::Draw => Wdl::Draw,
             shakmaty_syzygy::Wdl::CursedWin => Wdl::CursedWin,
             shakmaty_syzygy::Wdl::Win => Wdl::Win,
-        }
-    }
-
-    /// The value as the Syzygy format numbers it: -2 (loss) to 2 (win).
-    pub fn value(self) -> i32 {
-        self as i32
-    }
-
-    /// The same result seen by the other side.
-    pub fn flip(self) -> Wdl {
-        match self {
-            Wdl::Loss => Wdl::Win,
-            Wdl::BlessedLoss => Wdl::CursedWin,
-            Wdl::Draw => Wdl::Draw,
-            Wdl::CursedWin => Wdl::BlessedLoss,
-            Wdl::Win => Wdl::Loss,
-        }
-    }
-
-    /// The WDL of a position with this DTZ and `halfmoves` already on the fifty-move counter.
-    pub fn from_dtz(dtz: i32, halfmoves: u32) -> Wdl {
-        let plies = dtz.unsigned_abs() + halfmoves;
-        match dtz.signum() {
-            0 => Wdl::Draw,
-            1 if plies <= 100 => Wdl::Win,
-            1 => Wdl::CursedWin,
-            _ if plies <= 100 => Wdl::Loss,
-            _ => Wdl::BlessedLoss,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Wdl::Loss => "loss",
-            Wdl::BlessedLoss => "blessed loss",
-            Wdl::Draw => "draw",
-            Wdl::CursedWin => "cursed win",
-            Wdl::Win => "win",
         }
     }
 }

@@ -235,7 +235,7 @@ impl Worker {
                     self.engine.stop();
                     self.engine
                         .set_tablebases(tables.map(|tables| TablebaseConfig {
-                            tables,
+                            tables: std::sync::Arc::new(tables),
                             probe_depth: 1,
                             rule50: true,
                         }));

@@ -263,7 +263,7 @@ impl Session {
     /// Hands the tables and their settings to the engine (after the running search).
     fn update_tablebases(&mut self) {
         let config = self.extras.tablebases().map(|tables| TablebaseConfig {
-            tables: tables.clone(),
+            tables: std::sync::Arc::new(tables.clone()),
             probe_depth: self.options.syzygy_probe_depth as i32,
             rule50: self.options.syzygy_50_move_rule,
         });
