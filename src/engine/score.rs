@@ -114,6 +114,30 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a value with this bound settles a node searched with the window (alpha, beta):
+    /// exact, at least beta, or at most alpha.
+    pub fn decides(self, value: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
+        }
+    }
+
+    /// The bound of a search result `best` in the window (alpha, beta); only a PV node's value
+    /// inside the window is exact.
+    pub fn of_result(best: i32, alpha: i32, beta: i32, pv: bool) -> Bound {
+        if best >= beta {
+            Bound::Lower
+        } else if pv && best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
