@@ -124,6 +124,8 @@ impl ThreadData {
             })
             .collect();
         self.frames.fill(Frame::default());
+        // Killers are refutations at a ply of the last search's tree: another position's now.
+        self.killers.fill([None; 2]);
         self.pv_idx = 0;
         self.completed_depth = 0;
         self.nodes = 0;
