@@ -174,6 +174,7 @@ impl Searcher<'_> {
             (Some(now), Some(before)) => now > before,
             _ => false,
         };
+        // The null move's child counts what this node counts; each move sets its own below.
         self.td.frames[f + 1].double_extensions = self.td.frames[f].double_extensions;
         Node {
             ply,
@@ -341,6 +342,9 @@ impl Searcher<'_> {
 
             let extension = self.extension::<N>(pos, node, m, gives_check, beta, depth)?;
             let new_depth = depth - 1 + extension;
+            // Each move's subtree counts its own double extensions, not its siblings'.
+            self.td.frames[f + 1].double_extensions =
+                self.td.frames[f].double_extensions + i32::from(extension == 2);
             let child = self.make_move(pos, m);
             self.td.frames[f].piece_to = Some(piece_to);
             if N::ROOT {
@@ -443,7 +447,6 @@ impl Searcher<'_> {
                 && value < s_beta - SE_DOUBLE_MARGIN
                 && self.td.frames[f].double_extensions < SE_MAX_DOUBLE
             {
-                self.td.frames[f + 1].double_extensions = self.td.frames[f].double_extensions + 1;
                 return Ok(2);
             }
             Ok(1)
