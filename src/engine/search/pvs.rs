@@ -455,7 +455,8 @@ impl Searcher<'_> {
         } else if e.value >= beta {
             Ok(-1)
         } else {
-            Ok(0)
+            // Not singular, but a check keeps its extension.
+            Ok(i32::from(gives_check))
         }
     }
 
