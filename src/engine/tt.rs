@@ -171,14 +171,20 @@ impl TranspositionTable {
             let data = slot.data.load(Ordering::Relaxed);
             let packed = Packed(data);
             if slot.key.load(Ordering::Relaxed) ^ data == key && packed.bound().is_some() {
-                // Same position: keep a deeper entry of this search unless the new one is exact.
+                let mv = mv.or(packed.mv());
+                // Same position: keep a deeper entry of this search unless the new one is exact,
+                // but take the new best move.
                 if bound != Bound::Exact
                     && depth + 4 <= packed.depth()
                     && packed.age() == generation
                 {
+                    if mv != packed.mv() {
+                        let old = packed.bound().expect("checked above");
+                        let (value, eval) = (packed.value(), packed.eval());
+                        Self::write(slot, key, mv, value, eval, packed.depth(), old, generation);
+                    }
                     return;
                 }
-                let mv = mv.or(packed.mv());
                 Self::write(
                     slot,
                     key,
@@ -300,6 +306,16 @@ mod tests {
         tt.clear();
         assert!(tt.probe(7, 0).is_none());
         assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn a_shallower_store_keeps_the_deeper_value_but_takes_the_new_move() {
+        let tt = TranspositionTable::new(1);
+        let moves = Position::startpos().legal_moves();
+        tt.store(9, Some(moves[0]), 50, 7, 12, Bound::Lower, 0);
+        tt.store(9, Some(moves[1]), -30, 7, 3, Bound::Lower, 0);
+        let e = tt.probe(9, 0).unwrap();
+        assert_eq!((e.mv, e.value, e.depth), (Some(moves[1]), 50, 12));
     }
 
     #[test]
