@@ -233,12 +233,25 @@ impl<'a> Searcher<'a> {
         if pos.halfmoves() >= 100 {
             return !(pos.in_check() && pos.legal_moves().is_empty());
         }
+        // A position seen again inside the search is a draw (the side that can avoid it
+        // will); one seen only before the root needs to have been seen twice there.
         let keys = &self.td.keys;
         let n = keys.len();
         let reach = (pos.halfmoves() as usize).min(n - 1);
-        (4..=reach)
-            .step_by(2)
-            .any(|back| keys[n - 1 - back] == pos.hash())
+        let mut before_root = 0;
+        for back in (4..=reach).step_by(2) {
+            let i = n - 1 - back;
+            if keys[i] == pos.hash() {
+                if i >= self.td.root_key {
+                    return true;
+                }
+                before_root += 1;
+                if before_root == 2 {
+                    return true;
+                }
+            }
+        }
+        false
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -316,6 +329,11 @@ mod tests {
     use crate::engine::tt::TranspositionTable;
 
     fn with_searcher(keys: &[u64], f: impl FnOnce(&mut Searcher)) {
+        with_searcher_at_root(keys, 0, f);
+    }
+
+    /// A searcher whose path holds `keys`, the root being `keys[root]`.
+    fn with_searcher_at_root(keys: &[u64], root: usize, f: impl FnOnce(&mut Searcher)) {
         let tt = TranspositionTable::new(1);
         let flags = Flags::default();
         let nodes = [AtomicU64::new(0)];
@@ -331,6 +349,7 @@ mod tests {
         };
         let mut td = ThreadData::new(0);
         td.keys = keys.to_vec();
+        td.root_key = root;
         f(&mut Searcher::new(&mut td, &ctx, None));
     }
 
@@ -358,6 +377,19 @@ mod tests {
         });
         with_searcher(&keys[1..], |s| {
             assert!(!s.is_draw(&pos), "no earlier occurrence")
+        });
+        // The same occurrence before the root: a draw only once it happened twice.
+        with_searcher_at_root(&keys, 3, |s| {
+            assert!(!s.is_draw(&pos), "seen once before the root")
+        });
+        let mut twice = keys.clone();
+        let mut again = pos.clone();
+        for uci in ["g1f3", "g8f6", "f3g1", "f6g8"] {
+            again = again.play(again.parse_uci(uci).unwrap()).unwrap();
+            twice.push(again.hash());
+        }
+        with_searcher_at_root(&twice, 7, |s| {
+            assert!(s.is_draw(&again), "seen twice before the root")
         });
 
         let fifty = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 100 80").unwrap();

@@ -60,6 +60,8 @@ pub struct ThreadData {
     pub pv: Vec<Vec<Move>>,
     /// Keys of the game before the root, the root and the current path, oldest first.
     pub keys: Vec<u64>,
+    /// Index of the root's key in `keys` (those before it are the game's).
+    pub root_key: usize,
     pub root: Position,
     pub root_moves: Vec<RootMove>,
     pub pv_idx: usize,
@@ -87,6 +89,7 @@ impl ThreadData {
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             keys: Vec::with_capacity(1024),
+            root_key: 0,
             root: Position::startpos(),
             root_moves: Vec::new(),
             pv_idx: 0,
@@ -111,6 +114,7 @@ impl ThreadData {
         self.root = root.clone();
         self.keys.clear();
         self.keys.extend_from_slice(game_keys);
+        self.root_key = self.keys.len();
         self.keys.push(root.hash());
         self.root_moves = moves
             .iter()
