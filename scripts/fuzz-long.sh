@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The long fuzz run: a million inputs for every parser target (FEN, SAN, UCI move, UCI command,
-# PGN files, Polyglot books, NNUE files, config.toml, EPD), then the count of each.
+# PGN files, Polyglot books, NNUE files, training games, config.toml, EPD), then the count of each.
 # Usage: scripts/fuzz-long.sh [ITERATIONS]
 set -euo pipefail
 cd "$(dirname "$0")/.."

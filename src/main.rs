@@ -45,7 +45,9 @@ enum Command {
     Annotate(cli::annotate::AnnotateArgs),
     /// Generate NNUE training data by self-play.
     Datagen(cli::datagen::DatagenArgs),
-    /// Train an NNUE network on records from `kibitzer datagen`.
+    /// Count, inspect, convert and deduplicate training data files.
+    Data(cli::data::DataArgs),
+    /// Train an NNUE network on data from `kibitzer datagen` (games or records).
     Train(cli::train::TrainArgs),
     /// Tune the hand-crafted evaluation's weights on game results (Texel's method).
     Tune(cli::tune::TuneArgs),
@@ -70,6 +72,7 @@ fn main() -> ExitCode {
         Some(Command::Pgn(args)) => cli::pgn::run(args),
         Some(Command::Annotate(args)) => cli::annotate::run(args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
+        Some(Command::Data(args)) => cli::data::run(args),
         Some(Command::Train(args)) => cli::train::run(args),
         Some(Command::Tune(args)) => cli::tune::run(args),
         Some(Command::Completions(args)) => cli::docs::completions::<Cli>(args),

@@ -1,5 +1,6 @@
 //! Mutation fuzzing of the parsers that read what users and other programs give us: UCI command
-//! lines, whole PGN files, Polyglot books, NNUE network files, config.toml and EPD lines (FEN,
+//! lines, whole PGN files, Polyglot books, NNUE network files, training games files, config.toml
+//! and EPD lines (FEN,
 //! SAN and UCI moves are in parsers_never_panic.rs). Valid inputs are mutated by a seeded
 //! generator, with random bytes one time in ten; no input may panic, and what is accepted must
 //! be usable. The default run is short; `scripts/fuzz-long.sh` runs a million inputs each.
@@ -12,6 +13,8 @@ use common::{Rng, fuzz_iterations, mutate, no_panic, random_bytes};
 use kibitzer::book::Book;
 use kibitzer::chess::{Position, epd};
 use kibitzer::engine::nnue::Network;
+use kibitzer::engine::nnue::data::WhiteResult;
+use kibitzer::engine::nnue::games::{GameRecord, MAGIC, read_games};
 use kibitzer::game::{PgnReader, parse_all};
 use kibitzer::uci::UciCommand;
 
@@ -95,6 +98,32 @@ fn polyglot_books() {
                 for m in book.probe(pos) {
                     assert!(pos.is_legal(m.mv), "the book offers an illegal move");
                 }
+            }
+        }
+    });
+}
+
+#[test]
+fn training_games_files() {
+    let mut pos = Position::startpos();
+    let mut plies = Vec::new();
+    for uci in ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "e1g1"] {
+        let mv = pos.parse_uci(uci).unwrap();
+        pos.play_unchecked(mv);
+        plies.push((mv, 17));
+    }
+    let game = GameRecord {
+        start: Position::startpos(),
+        result: WhiteResult::Draw,
+        plies,
+    };
+    let mut bytes = MAGIC.to_vec();
+    game.write_to(&mut bytes).unwrap();
+    game.write_to(&mut bytes).unwrap();
+    fuzz("training games file", 0x9a3, 500, &[bytes], |bytes| {
+        if let Ok(games) = read_games(bytes) {
+            for game in games {
+                let _ = game.positions();
             }
         }
     });

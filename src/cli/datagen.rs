@@ -1,4 +1,4 @@
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -12,11 +12,14 @@ use indicatif::{ProgressBar, ProgressStyle};
 use kibitzer::chess::Position;
 use kibitzer::engine::Evaluation;
 use kibitzer::engine::datagen::{self, DatagenConfig};
-use kibitzer::engine::nnue::data::{RECORD_LEN, write_records};
+use kibitzer::engine::nnue::data::write_records;
+
+use super::datafile::{Appending, Format, open_for_append};
 
 #[derive(Args)]
 pub struct DatagenArgs {
-    /// Output file; records are appended, so a run can be resumed.
+    /// Output file: games are appended, so a run can be resumed (an older file of 32-byte
+    /// records gets records).
     #[arg(long, short)]
     out: PathBuf,
     /// Stop once the file holds this many positions.
@@ -99,31 +102,20 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<()> {
             .map_or(1, |d| d.as_nanos() as u64)
     });
 
-    let file = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.out)
-        .with_context(|| format!("opening {}", args.out.display()))?;
-    // A run killed mid-write leaves a torn record at the end: drop it before appending.
-    let len = file.metadata()?.len();
-    let whole = len - len % RECORD_LEN as u64;
-    if whole != len {
-        eprintln!(
-            "warning: {}: dropping a torn record at the end ({} bytes)",
-            args.out.display(),
-            len - whole
-        );
-        file.set_len(whole)?;
-    }
-    let existing = whole / RECORD_LEN as u64;
+    let Appending {
+        file,
+        format,
+        positions: existing,
+    } = open_for_append(&args.out)?;
     if existing >= args.positions {
         eprintln!("{} already holds {existing} positions", args.out.display());
         return Ok(());
     }
     eprintln!(
-        "self-play at {} nodes/move on {threads} threads, {existing} positions already in {}",
+        "self-play at {} nodes/move on {threads} threads, {existing} positions already in {} ({})",
         config.nodes,
-        args.out.display()
+        args.out.display(),
+        format.name()
     );
 
     let writer = Mutex::new(BufWriter::new(file));
@@ -136,9 +128,14 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<()> {
     bar.set_position(existing);
     let write_error = Mutex::new(None);
     let stop = AtomicBool::new(false);
-    datagen::run(&config, threads, seed, &stop, &|records| {
+    datagen::run(&config, threads, seed, &stop, &|game| {
+        let records = game.positions();
         let mut out = writer.lock().unwrap_or_else(|e| e.into_inner());
-        if let Err(e) = write_records(&mut *out, &records).and_then(|()| out.flush()) {
+        let written = match format {
+            Format::Games => game.write_to(&mut *out),
+            Format::Records => write_records(&mut *out, &records),
+        };
+        if let Err(e) = written.and_then(|()| out.flush()) {
             write_error
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())

@@ -1,13 +1,14 @@
 //! Training data by self-play: each worker runs its own single-threaded [`Engine`] at a fixed
 //! node budget from randomised openings, adjudicates, and hands back finished games as
-//! [`Record`]s with the result filled in.
+//! [`GameRecord`]s: the start, each searched move with its score, and the result.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 
 use crate::chess::{Color, Move, Outcome, Position};
 
-use super::nnue::data::{Record, WhiteResult};
+use super::nnue::data::WhiteResult;
+use super::nnue::games::{GameRecord, white_result};
 use super::nnue::train::Rng;
 use super::{Engine, EngineOptions, Evaluation, Score, SearchEvent, SearchLimits};
 
@@ -132,8 +133,8 @@ impl SelfPlay {
         }
     }
 
-    /// Plays one game and returns its positions, results filled in.
-    pub fn play_game(&mut self, config: &DatagenConfig) -> Vec<Record> {
+    /// Plays one game.
+    pub fn play_game(&mut self, config: &DatagenConfig) -> GameRecord {
         let (start, mut moves) = self.opening(config);
         let mut pos = start.clone();
         for &m in &moves {
@@ -147,7 +148,8 @@ impl SelfPlay {
                 replay.play_unchecked(m);
             }
         }
-        let mut pending: Vec<(Position, i16, Move)> = Vec::new();
+        let first = pos.clone();
+        let mut plies: Vec<(Move, i16)> = Vec::new();
         let (mut win_streak, mut loss_streak, mut draw_streak) = (0u32, 0u32, 0u32);
         let mut ply = moves.len() as u32;
 
@@ -202,37 +204,28 @@ impl SelfPlay {
                 draw_streak = 0;
             }
 
-            // Quiet positions only: the network learns what the search cannot see at a glance.
-            if !pos.in_check() && !best.is_noisy() {
-                pending.push((pos.clone(), white_cp.clamp(-32_000, 32_000) as i16, best));
-            }
+            plies.push((best, white_cp.clamp(-32_000, 32_000) as i16));
             history.push(pos.hash());
             pos.play_unchecked(best);
             moves.push(best);
             ply += 1;
         };
-        pending
-            .iter()
-            .map(|(p, score, best)| Record::new(p, *score, result, Some(*best)))
-            .collect()
-    }
-}
-
-fn white_result(winner: Color) -> WhiteResult {
-    match winner {
-        Color::White => WhiteResult::Win,
-        Color::Black => WhiteResult::Loss,
+        GameRecord {
+            start: first,
+            result,
+            plies,
+        }
     }
 }
 
 /// Runs `workers` self-play loops until `stop` is set or `on_game` returns false; `on_game`
-/// receives each finished game's records (called from the worker threads).
+/// receives each finished game (called from the worker threads).
 pub fn run(
     config: &DatagenConfig,
     workers: usize,
     seed: u64,
     stop: &AtomicBool,
-    on_game: &(dyn Fn(Vec<Record>) -> bool + Sync),
+    on_game: &(dyn Fn(GameRecord) -> bool + Sync),
 ) {
     std::thread::scope(|s| {
         for worker in 0..workers.max(1) {
@@ -240,8 +233,8 @@ pub fn run(
                 let mut selfplay =
                     SelfPlay::new(config, seed ^ ((worker as u64 + 1) * 0x9e37_79b9));
                 while !stop.load(Ordering::Relaxed) {
-                    let records = selfplay.play_game(config);
-                    if !on_game(records) {
+                    let game = selfplay.play_game(config);
+                    if !on_game(game) {
                         stop.store(true, Ordering::Relaxed);
                     }
                 }
@@ -264,7 +257,7 @@ mod tests {
         };
         let mut selfplay = SelfPlay::new(&config, 42);
         for _ in 0..3 {
-            let records = selfplay.play_game(&config);
+            let records = selfplay.play_game(&config).positions();
             let Some(first) = records.first() else {
                 continue;
             };

@@ -7,6 +7,7 @@
 mod accumulator;
 pub mod data;
 pub mod format;
+pub mod games;
 mod network;
 mod simd;
 pub mod train;

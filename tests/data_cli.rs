@@ -1,0 +1,160 @@
+//! Training data end to end: `datagen` writes compact games and resumes a torn file, `data
+//! stats` counts them, `data convert` turns them into deduplicated records, and `train` reads
+//! both formats.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn kibitzer(args: &[&str], dir: &Path) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("kibitzer runs");
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+fn text(out: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+/// The first number after `what` in `text`.
+fn number_after(text: &str, what: &str) -> u64 {
+    let rest = &text[text
+        .find(what)
+        .unwrap_or_else(|| panic!("{what} in {text}"))
+        + what.len()..];
+    rest.trim_start()
+        .split(|c: char| !c.is_ascii_digit())
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a number after {what} in {text}"))
+}
+
+#[test]
+fn games_are_written_resumed_counted_converted_and_trained_on() {
+    let dir = std::env::temp_dir().join(format!("kibitzer-data-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let datagen = |positions: &str| {
+        kibitzer(
+            &[
+                "datagen",
+                "--out",
+                "games.kbg",
+                "--nodes",
+                "300",
+                "--threads",
+                "1",
+                "--seed",
+                "7",
+                "--positions",
+                positions,
+            ],
+            &dir,
+        )
+    };
+    datagen("150");
+    let stats = text(&kibitzer(&["data", "stats", "games.kbg"], &dir));
+    let positions = number_after(&stats, "games.kbg:");
+    let bytes = std::fs::metadata(dir.join("games.kbg")).unwrap().len();
+    assert!(positions >= 150, "{stats}");
+    assert!(
+        stats.contains("from") && stats.contains("results"),
+        "{stats}"
+    );
+    // Compact: well under 32 bytes a position.
+    assert!(
+        bytes < 10 * positions,
+        "{bytes} bytes for {positions} positions"
+    );
+
+    // A run killed mid-write: the torn game is cut and the run goes on.
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.join("games.kbg"))
+        .unwrap();
+    file.set_len(bytes - 5).unwrap();
+    let resumed = text(&datagen(&(positions + 100).to_string()));
+    assert!(resumed.contains("dropping a torn game"), "{resumed}");
+    let stats = text(&kibitzer(&["data", "stats", "games.kbg"], &dir));
+    assert!(
+        number_after(&stats, "games.kbg:") >= positions + 100,
+        "{stats}"
+    );
+
+    // The same file twice, as records without repeats, holds each position once.
+    let converted = text(&kibitzer(
+        &[
+            "data",
+            "convert",
+            "games.kbg",
+            "games.kbg",
+            "--out",
+            "positions.bin",
+            "--records",
+            "--dedup",
+        ],
+        &dir,
+    ));
+    let unique = number_after(&converted, "positions.bin:");
+    assert!(
+        unique > 0 && converted.contains("repeats dropped"),
+        "{converted}"
+    );
+    let stats = text(&kibitzer(&["data", "stats", "positions.bin"], &dir));
+    assert_eq!(number_after(&stats, "positions.bin:"), unique, "{stats}");
+
+    let trained = text(&kibitzer(
+        &[
+            "train",
+            "games.kbg",
+            "positions.bin",
+            "--out",
+            "net",
+            "--epochs",
+            "1",
+            "--hidden",
+            "16",
+            "--threads",
+            "1",
+        ],
+        &dir,
+    ));
+    assert!(dir.join("net/epoch-1.nnue").exists(), "{trained}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_damaged_games_file_is_an_error_naming_it() {
+    let dir = std::env::temp_dir().join(format!("kibitzer-data-bad-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut bytes = b"KBGAMES1".to_vec();
+    let fen = b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    bytes.push(fen.len() as u8);
+    bytes.extend_from_slice(fen);
+    bytes.extend_from_slice(&[1, 1, 0, 0xff, 0xff, 0, 0]);
+    std::fs::write(dir.join("bad.kbg"), &bytes).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+        .args(["data", "stats", "bad.kbg"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.kbg") && err.contains("game 0") && err.contains("ply 1"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
