@@ -90,14 +90,17 @@ pub enum DialogField {
     Time,
     Level,
     Book,
+    /// The standard start or a random Chess960 one.
+    Start,
 }
 
 impl DialogField {
-    const ALL: [DialogField; 4] = [
+    const ALL: [DialogField; 5] = [
         DialogField::Color,
         DialogField::Time,
         DialogField::Level,
         DialogField::Book,
+        DialogField::Start,
     ];
 
     /// The field `step` places down (up when negative), wrapping around.
@@ -115,6 +118,8 @@ pub struct NewGameDialog {
     pub preset: usize,
     pub level: u8,
     pub book: super::config::BookChoice,
+    /// A random Chess960 start instead of the standard one.
+    pub chess960: bool,
 }
 
 pub use super::prompt::Prompt;

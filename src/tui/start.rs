@@ -21,6 +21,7 @@ pub fn open_new_game(app: &mut App) {
         preset: preset.unwrap_or(DEFAULT_PRESET),
         level: app.config.level,
         book: app.config.book_choice,
+        chess960: false,
     }));
 }
 
@@ -40,7 +41,17 @@ pub fn new_game_key(app: &mut App, mut d: NewGameDialog, key: EditKey) {
         EditKey::Enter => {
             app.config.book_choice = d.book;
             let tc = PRESETS[d.preset];
-            return start_play(app, Position::startpos(), d.color, tc, d.level);
+            if !d.chess960 {
+                return start_play(app, Position::startpos(), d.color, tc, d.level);
+            }
+            let n = (crate::book::RandomSource::next_u64(&mut app.book_rng) % 960) as u32;
+            let start = crate::chess::chess960::start_position(n).expect("0..960 are numbered");
+            start_play(app, start, d.color, tc, d.level);
+            return app.info(format!(
+                "new Chess960 game, position {n}: you play {} ({tc}, level {})",
+                d.color.fold("White", "Black"),
+                d.level
+            ));
         }
         EditKey::Esc => return,
         _ => 0,
@@ -57,6 +68,7 @@ pub fn new_game_key(app: &mut App, mut d: NewGameDialog, key: EditKey) {
                 let i = all.iter().position(|&c| c == d.book).unwrap_or(0);
                 d.book = all[cycle(i, step, all.len())];
             }
+            DialogField::Start => d.chess960 = !d.chess960,
         }
     }
     app.overlay = Some(Overlay::NewGame(d));

@@ -542,6 +542,16 @@ fn new_game_dialog() {
     let Mode::Play(p) = &app.mode else { panic!() };
     assert_eq!((p.human, p.level), (Color::Black, 18));
     assert_eq!(p.clocks.control().to_string(), "10+5");
+    // The last field starts a random Chess960 game.
+    keys(&mut app, "n");
+    if matches!(app.overlay, Some(Overlay::Confirm(_))) {
+        keys(&mut app, "y");
+    }
+    keys(&mut app, "<Up><Right><Enter>");
+    assert!(matches!(app.mode, Mode::Play(_)));
+    // Position 518 is the standard start, which needs no Variant tag.
+    let standard = app.game.start().fen() == Position::startpos().fen();
+    assert!(standard || app.game.headers().get("Variant") == Some("Chess960"));
 }
 
 #[test]

@@ -121,6 +121,15 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
                         mark(DialogField::Book),
                         d.book.name()
                     )),
+                    Line::raw(format!(
+                        "{}Start      ◀ {} ▶",
+                        mark(DialogField::Start),
+                        if d.chess960 {
+                            "Chess960 (random)"
+                        } else {
+                            "standard"
+                        }
+                    )),
                     Line::raw(""),
                     Line::styled(
                         "up/down: field  left/right: change  enter: start  esc: cancel",
