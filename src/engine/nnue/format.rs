@@ -9,13 +9,13 @@
 //! | 20 | 4 | architecture: activation (1 = SCReLU) |
 //! | 24 | 4 | quantisation QA (255) |
 //! | 28 | 4 | quantisation QB (64) |
-//! | 32 | 4 | output scale (400) |
+//! | 32 | 4 | output scale: centipawns per unit of output (400 as trained; 100..=1600) |
 //! | 36 | 4 | reserved (0) |
 //! | 40 | 8 | payload length in bytes |
 //! | 48 | 8 | FNV-1a 64 checksum of the payload |
 //! | 56 | ... | payload: feature weights i16 [768][H], feature bias i16 [H], output weights i16 [2H] (side to move, then the other side), output bias i32 |
 
-use super::network::{INPUTS, Network, QA, QB, SCALE, valid_hidden_width};
+use super::network::{INPUTS, Network, QA, QB, SCALE_RANGE, valid_hidden_width};
 
 pub const MAGIC: &[u8; 8] = b"KBZNNUE\0";
 pub const VERSION: u32 = 1;
@@ -74,7 +74,7 @@ pub fn encode(net: &Network) -> Vec<u8> {
         ACTIVATION_SCRELU,
         QA as u32,
         QB as u32,
-        SCALE as u32,
+        net.scale() as u32,
         0,
     ] {
         out.extend_from_slice(&field.to_le_bytes());
@@ -122,7 +122,14 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkFileError> {
     expect("activation", 20, ACTIVATION_SCRELU)?;
     expect("QA", 24, QA as u32)?;
     expect("QB", 28, QB as u32)?;
-    expect("output scale", 32, SCALE as u32)?;
+    let scale = u32_at(bytes, 32);
+    if !SCALE_RANGE.contains(&(scale as i32)) {
+        return Err(NetworkFileError::Architecture(format!(
+            "output scale {scale} is outside {}..={}",
+            SCALE_RANGE.start(),
+            SCALE_RANGE.end()
+        )));
+    }
     let hidden = u32_at(bytes, 16) as usize;
     if !valid_hidden_width(hidden) {
         return Err(NetworkFileError::Architecture(format!(
@@ -151,6 +158,7 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkFileError> {
     let tail = &payload[payload.len() - 4..];
     let output_bias = i32::from_le_bytes(tail.try_into().expect("4 bytes"));
     Network::new(feature_weights, feature_bias, output_weights, output_bias)
+        .map(|net| net.with_scale(scale as i32))
 }
 
 #[cfg(test)]
@@ -171,7 +179,16 @@ mod tests {
     #[test]
     fn round_trip() {
         let net = small_net();
-        assert_eq!(decode(&encode(&net)), Ok(net));
+        assert_eq!(decode(&encode(&net)), Ok(net.clone()));
+        // A fitted output scale is kept; one out of range is refused.
+        let fitted = net.with_scale(292);
+        assert_eq!(decode(&encode(&fitted)).map(|n| n.scale()), Ok(292));
+        let mut bytes = encode(&fitted);
+        bytes[32..36].copy_from_slice(&5000u32.to_le_bytes());
+        assert!(matches!(
+            decode(&bytes),
+            Err(NetworkFileError::Architecture(_))
+        ));
     }
 
     #[test]

@@ -10,8 +10,11 @@ pub const INPUTS: usize = 768;
 pub const QA: i32 = 255;
 /// Output-layer quantisation: 1.0 is stored as `QB`.
 pub const QB: i32 = 64;
-/// The network's output times `SCALE` is the evaluation in centipawns.
+/// The training scale: the network's output times `SCALE` is the target in centipawns. A file
+/// may carry another output scale, fitted so its centipawns match the hand-crafted evaluation's.
 pub const SCALE: i32 = 400;
+/// Output scales a file may carry.
+pub const SCALE_RANGE: std::ops::RangeInclusive<i32> = 100..=1600;
 
 /// Hidden widths the format and the SIMD loops support: multiples of 16 up to 4096.
 pub fn valid_hidden_width(hidden: usize) -> bool {
@@ -47,6 +50,8 @@ pub struct Network {
     /// Side-to-move half then the other side's half.
     pub(super) output_weights: Vec<i16>,
     pub(super) output_bias: i32,
+    /// Centipawns per unit of output.
+    scale: i32,
 }
 
 impl Network {
@@ -74,7 +79,21 @@ impl Network {
             feature_bias,
             output_weights,
             output_bias,
+            scale: SCALE,
         })
+    }
+
+    /// The same network with another output scale (clamped to `SCALE_RANGE`).
+    pub fn with_scale(self, scale: i32) -> Network {
+        Network {
+            scale: scale.clamp(*SCALE_RANGE.start(), *SCALE_RANGE.end()),
+            ..self
+        }
+    }
+
+    /// Centipawns per unit of output.
+    pub fn scale(&self) -> i32 {
+        self.scale
     }
 
     /// Reads the network file format (see [`format`]).
@@ -120,7 +139,7 @@ impl Network {
     pub(super) fn output(&self, us: &[i16], them: &[i16]) -> i32 {
         let (w_us, w_them) = self.output_weights.split_at(self.hidden);
         let sum = super::simd::screlu_dot(us, w_us) + super::simd::screlu_dot(them, w_them);
-        (sum / QA + self.output_bias) * SCALE / (QA * QB)
+        (sum / QA + self.output_bias) * self.scale / (QA * QB)
     }
 }
 
