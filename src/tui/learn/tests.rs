@@ -8,8 +8,9 @@ use crate::tui::update::{Action, update};
 
 use super::{Attempt, Grade, Solved};
 
-/// Answers the search that was asked for with `score` (White's view) and `pv` (UCI).
-fn answer(app: &mut App, score: Score, pv: &[&str]) {
+/// Answers the search that was asked for with `score` (White's view) and `pv` (UCI); returns
+/// the moves it was asked to search after.
+fn answer(app: &mut App, score: Score, pv: &[&str]) -> Vec<String> {
     let (id, moves, _) = take_go(app).expect("a search was asked for");
     let mut pos = Position::startpos();
     for m in &moves {
@@ -34,6 +35,15 @@ fn answer(app: &mut App, score: Score, pv: &[&str]) {
         app,
         Action::Engine(id, EngineEvent::BestMove { best, ponder: None }),
     );
+    moves
+}
+
+/// The message on the status line.
+fn message(app: &App) -> String {
+    app.message
+        .as_ref()
+        .map(|m| m.1.clone())
+        .unwrap_or_default()
 }
 
 /// The scholar's mate (1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6?? 4. Qxf7#), analysed in the
@@ -68,11 +78,7 @@ fn state(app: &App) -> &super::LearnState {
 #[test]
 fn the_analysis_ends_with_annotates_summary() {
     let app = analysed();
-    let text = app
-        .message
-        .as_ref()
-        .map(|m| m.1.clone())
-        .unwrap_or_default();
+    let text = message(&app);
     assert!(text.contains("accuracy White"), "{text}");
     let game = app.game.to_game().to_pgn();
     assert!(
@@ -90,11 +96,7 @@ fn the_analysis_ends_with_annotates_summary() {
 fn a_marked_move_tells_what_was_better() {
     let mut app = analysed();
     keys(&mut app, "<Home>.");
-    let text = app
-        .message
-        .as_ref()
-        .map(|m| m.1.clone())
-        .unwrap_or_default();
+    let text = message(&app);
     assert_eq!(text, "3... Nf6?? Blunder; better was 3...g6 4.Qd1");
 }
 
@@ -124,24 +126,8 @@ fn a_mistake_becomes_a_puzzle_graded_by_the_engine() {
     // A retry with a move about as good as the best solves it.
     keys(&mut app, "u");
     keys(&mut app, "Qe7<Enter>");
-    let (id, moves, _) = take_go(&mut app).expect("grading search");
+    let moves = answer(&mut app, Score::Cp(40), &[]);
     assert_eq!(moves.last().map(String::as_str), Some("d8e7"));
-    let info = PvInfo {
-        multipv: 1,
-        score: Some(Score::Cp(40)),
-        ..PvInfo::default()
-    };
-    update(&mut app, Action::Engine(id, EngineEvent::Info(info)));
-    update(
-        &mut app,
-        Action::Engine(
-            id,
-            EngineEvent::BestMove {
-                best: None,
-                ponder: None,
-            },
-        ),
-    );
     assert!(matches!(
         state(&app).attempt,
         Attempt::Graded(_, Grade::Good)
@@ -150,11 +136,7 @@ fn a_mistake_becomes_a_puzzle_graded_by_the_engine() {
     // The game was not touched, and the end sums up.
     keys(&mut app, "n");
     assert!(matches!(app.mode, Mode::Analyse(_)));
-    let text = app
-        .message
-        .as_ref()
-        .map(|m| m.1.clone())
-        .unwrap_or_default();
+    let text = message(&app);
     assert!(
         text.contains("1 puzzle: 0 solved at once, 1 after a retry"),
         "{text}"
@@ -172,11 +154,7 @@ fn the_better_move_is_best_at_once_and_show_tells_the_line() {
     let mut app = analysed();
     keys(&mut app, ":learn black<Enter>t");
     assert_eq!(state(&app).results, [Solved::Missed]);
-    let text = app
-        .message
-        .as_ref()
-        .map(|m| m.1.clone())
-        .unwrap_or_default();
+    let text = message(&app);
     assert!(text.contains("g6 4.Qd1"), "{text}");
     assert_eq!(app.hint, Some(app.position().parse_san("g6").unwrap()));
     // Moving through the game would give answers away.
@@ -190,10 +168,6 @@ fn white_made_no_mistake_to_learn_from() {
     keys(&mut app, ":learn white<Enter>");
     assert!(matches!(app.mode, Mode::Analyse(_)));
     keys(&mut app, ":learn purple<Enter>");
-    let text = app
-        .message
-        .as_ref()
-        .map(|m| m.1.clone())
-        .unwrap_or_default();
+    let text = message(&app);
     assert!(text.contains("white or black"), "{text}");
 }
