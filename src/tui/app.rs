@@ -243,6 +243,8 @@ pub struct App {
     pub lines: Vec<PvInfo>,
     pub lines_root: Option<Position>,
     pub hint: Option<Move>,
+    /// How far into the engine's first line the board looks (0: the game's position).
+    pub pv_cursor: usize,
     pub message: Option<(Severity, String)>,
     pub size: (u16, u16),
     pub now: Instant,
@@ -287,6 +289,7 @@ impl App {
             lines: Vec::new(),
             lines_root: None,
             hint: None,
+            pv_cursor: 0,
             message: None,
             size: (80, 24),
             now,
@@ -371,6 +374,21 @@ impl App {
             || matches!(self.mode, Mode::Play(_))
                 && self.game.end().is_none()
                 && !self.config.show_engine_in_play
+    }
+
+    /// With the PV cursor on: the position before the line's move at the cursor, that move,
+    /// and the line's move before it.
+    pub fn pv_preview(&self) -> Option<(Position, Move, Option<Move>)> {
+        let pv = &self.shown_lines().first()?.pv;
+        let k = self.pv_cursor.min(pv.len());
+        if k == 0 {
+            return None;
+        }
+        let mut pos = self.position().clone();
+        for &m in &pv[..k - 1] {
+            pos = pos.play(m).ok()?;
+        }
+        Some((pos, pv[k - 1], k.checked_sub(2).map(|i| pv[i])))
     }
 
     /// The engine's lines when they are for the shown position and may be shown; else none.

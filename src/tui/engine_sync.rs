@@ -30,6 +30,7 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
         EngineEvent::Info(info) => {
             if app.lines_root.as_ref() != Some(&search.root) {
                 app.lines.clear();
+                app.pv_cursor = 0;
                 app.lines_root = Some(search.root.clone());
             }
             // A ponder or grading search's score belongs to a position not in the game.

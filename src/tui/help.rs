@@ -39,6 +39,8 @@ pub fn applies(command: Command, mode: &Mode) -> bool {
             | Nag(_)
             | NextMarked
             | PrevMarked
+            | PvNext
+            | PvPrev
     );
     everywhere
         || match mode {

@@ -49,10 +49,14 @@ pub enum Command {
     CopyPgn,
     NextMarked,
     PrevMarked,
+    /// Steps into the engine's first line: the board shows the position before its next move,
+    /// that move marked.
+    PvNext,
+    PvPrev,
 }
 
 /// Config name, default key, help text.
-pub const COMMANDS: [(Command, &str, &str, &str); 43] = [
+pub const COMMANDS: [(Command, &str, &str, &str); 45] = [
     (Command::Quit, "quit", "q", "quit (offers to save)"),
     (Command::Help, "help", "?", "show all key bindings"),
     (Command::Flip, "flip", "r", "rotate the board"),
@@ -119,6 +123,18 @@ pub const COMMANDS: [(Command, &str, &str, &str); 43] = [
         "mode_endgame",
         "f5",
         "endgame trainer",
+    ),
+    (
+        Command::PvNext,
+        "pv_next",
+        ")",
+        "step into the engine's line",
+    ),
+    (
+        Command::PvPrev,
+        "pv_prev",
+        "(",
+        "step back in the engine's line",
     ),
     (
         Command::NextVariation,

@@ -72,6 +72,7 @@ pub fn update(app: &mut App, action: Action) {
         }
         Action::PickSquare => pick_square(app, app.cursor),
         Action::Cancel => {
+            app.pv_cursor = 0;
             app.selected = None;
             app.hint = None;
             app.message = None;
@@ -177,6 +178,7 @@ fn command(app: &mut App, c: Command) {
         Command::Resign => confirm::ask_or_do(app, Pending::Resign),
         Command::OfferDraw => play::offer_draw(app),
         Command::AnalyseGame => start_game_pass(app),
+        Command::PvNext | Command::PvPrev => step_pv(app, c == Command::PvNext),
         Command::Save => open_prompt(app, PromptKind::SaveAs),
         Command::WriteGame => open_prompt(app, PromptKind::WriteAs),
         Command::CopyFen => {
@@ -255,6 +257,20 @@ pub fn navigate(app: &mut App, node: Option<NodeId>) {
     app.game.goto(node);
     app.selected = None;
     app.hint = None;
+    app.pv_cursor = 0;
+}
+
+/// Moves the cursor in the engine's first line, when one is shown.
+fn step_pv(app: &mut App, forward: bool) {
+    let len = app.shown_lines().first().map_or(0, |l| l.pv.len());
+    if len == 0 {
+        return app.info("no engine line to step through (space starts the engine)");
+    }
+    app.pv_cursor = if forward {
+        (app.pv_cursor + 1).min(len)
+    } else {
+        app.pv_cursor.saturating_sub(1)
+    };
 }
 
 /// Selects the piece on `sq`, or moves the selected piece there.
@@ -305,6 +321,7 @@ fn not_your_move(app: &App) -> &'static str {
 pub fn make_move(app: &mut App, m: Move) {
     app.selected = None;
     app.hint = None;
+    app.pv_cursor = 0;
     app.input.clear();
     if let Mode::Learn(_) = app.mode {
         return learn::attempt(app, m);

@@ -29,16 +29,26 @@ pub fn glyph(piece: Piece, ascii: bool, colors: bool) -> char {
 }
 
 pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
-    let pos = app.position();
+    // Stepping through the engine's line shows the position before its move at the cursor.
+    let preview = app.pv_preview();
+    let pos = preview.as_ref().map_or(app.position(), |(p, ..)| p);
     let setup = match &app.mode {
         Mode::Setup(s) => Some(s),
         _ => None,
     };
     let pieces = |sq: Square| setup.map_or_else(|| pos.piece_at(sq), |s| s.piece_at(sq));
     let (cursor, selected) = setup.map_or((app.cursor, app.selected), |s| (s.cursor, None));
-    let last = app.game.last_move().map(|(m, _)| m);
-    // The player's hint, or else the engine's best move where its lines may be shown.
-    let suggested = app.hint.or_else(|| app.engine_best_move());
+    let game_last = app.game.last_move().map(|(m, _)| m);
+    let last = preview
+        .as_ref()
+        .map_or(game_last, |&(_, _, before)| before.or(game_last));
+    // The line's move at the cursor; the player's hint; or the engine's best move where its
+    // lines may be shown.
+    let suggested = preview
+        .as_ref()
+        .map(|&(_, m, _)| m)
+        .or(app.hint)
+        .or_else(|| app.engine_best_move());
     let dests = app.destinations();
     let check =
         (pos.in_check() && !matches!(app.mode, Mode::Setup(_))).then(|| pos.king(pos.turn()));

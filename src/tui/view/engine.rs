@@ -103,6 +103,16 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     } else {
         Style::default().add_modifier(Modifier::BOLD)
     };
+    if let Some((pos, m, _)) = app.pv_preview() {
+        let n = app.pv_cursor.min(lines[0].pv.len());
+        text.push(Line::styled(
+            format!(
+                "board at move {n} of the line: {} marked; ( ) step, esc back",
+                pos.san(m)
+            ),
+            score_style,
+        ));
+    }
     for info in lines {
         let score = info.score.map_or("?".to_owned(), |s| s.label());
         let pv = pv_san(root, &info.pv, 16);

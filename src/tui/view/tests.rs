@@ -333,3 +333,39 @@ fn the_engines_best_move_is_marked_on_the_board() {
     app.mode = playing(Color::White).mode;
     assert_ne!(bg(&app, Square::A4), marked);
 }
+
+#[test]
+fn stepping_into_the_engines_line_shows_its_positions() {
+    // sample(): the line is 4. Ba4; make it 4. Ba4 Nf6.
+    let mut app = sample();
+    app.config.piece_art = false;
+    let after = app.position().play(app.lines[0].pv[0]).unwrap();
+    let nf6 = after.parse_san("Nf6").unwrap();
+    app.lines[0].pv.push(nf6);
+    let hint = |app: &App| {
+        let buf = draw(app, 120, 40);
+        let areas = layout::compute(buf.area, true);
+        let r = areas.square_rect(Square::F6, false);
+        (
+            buf[(r.x + 1, r.y)].bg,
+            symbol_at_square(app, &buf, Square::A4),
+            text(&buf),
+        )
+    };
+    let (f6_before, a4_before, _) = hint(&app);
+    assert_eq!(a4_before, " ");
+    keys(&mut app, "))");
+    let (f6_marked, a4_now, screen) = hint(&app);
+    // The board is after Ba4, with Nf6's squares marked; the game did not move.
+    assert_eq!(a4_now, "♝");
+    assert_ne!(f6_marked, f6_before);
+    assert!(
+        screen.contains("board at move 2 of the line: Nf6"),
+        "{screen}"
+    );
+    assert_eq!(app.game.len(), 6);
+    // Past the end it stays; escape goes back to the game's position.
+    keys(&mut app, ")<Esc>");
+    assert_eq!(app.pv_cursor, 0);
+    assert_eq!(hint(&app).1, " ");
+}
