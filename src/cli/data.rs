@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use clap::{Args, Subcommand};
 
-use kibitzer::chess::Color;
 use kibitzer::engine::Evaluation;
 use kibitzer::engine::nnue::data::{Record, WhiteResult};
 use kibitzer::engine::nnue::games::{GameRecord, MAGIC};
+use kibitzer::engine::nnue::scale::{fit, fitted_to_hand_crafted, sample_positions};
 use kibitzer::game::AtomicFile;
 
 use super::datafile::{Format, detect, for_each_game, read_positions};
@@ -90,34 +90,8 @@ pub fn run(args: DataArgs) -> anyhow::Result<()> {
     }
 }
 
-/// Least squares `y = slope * x + intercept`, with the correlation.
-struct Fit {
-    slope: f64,
-    intercept: f64,
-    correlation: f64,
-}
-
-fn fit(points: &[(f64, f64)]) -> Fit {
-    let n = points.len().max(1) as f64;
-    let (mx, my) = points
-        .iter()
-        .fold((0.0, 0.0), |(a, b), &(x, y)| (a + x / n, b + y / n));
-    let (mut sxx, mut syy, mut sxy) = (0.0, 0.0, 0.0);
-    for &(x, y) in points {
-        sxx += (x - mx) * (x - mx);
-        syy += (y - my) * (y - my);
-        sxy += (x - mx) * (y - my);
-    }
-    let slope = sxy / sxx.max(f64::MIN_POSITIVE);
-    Fit {
-        slope,
-        intercept: my - slope * mx,
-        correlation: sxy / (sxx * syy).sqrt().max(f64::MIN_POSITIVE),
-    }
-}
-
-/// Fits the network against the hand-crafted evaluation and both against the search scores,
-/// on quiet positions within +-10 pawns (side to move's view).
+/// Fits the network against the hand-crafted evaluation and both against the search scores
+/// (side to move's view, within 10 pawns), and writes the network rescaled if asked.
 fn scale(
     files: &[PathBuf],
     net: &Evaluation,
@@ -128,42 +102,32 @@ fn scale(
         anyhow::bail!("--net names a network: nnue or a file");
     };
     let records = super::datafile::read_training_data(files)?;
-    let step = (records.len() / sample.max(1)).max(1);
-    let (mut net_hce, mut net_search, mut hce_search) = (Vec::new(), Vec::new(), Vec::new());
-    for record in records.iter().step_by(step) {
-        let Ok(pos) = record.to_position() else {
-            continue;
-        };
-        let sign = if pos.turn() == Color::White { 1 } else { -1 };
-        let search = f64::from(i32::from(record.white_score) * sign);
-        let hce = f64::from(Evaluation::HandCrafted.evaluate(&pos));
-        let nnue = f64::from(net.evaluate(&pos));
-        if search.abs() > 1000.0 || hce.abs() > 1000.0 {
+    let positions = sample_positions(&records, sample);
+    let (mut net_search, mut hce_search) = (Vec::new(), Vec::new());
+    for (pos, search) in &positions {
+        let search = f64::from(*search);
+        if search.abs() > 1000.0 {
             continue;
         }
-        net_hce.push((hce, nnue));
-        net_search.push((search, nnue));
-        hce_search.push((search, hce));
+        net_search.push((search, f64::from(network.evaluate_from_scratch(pos))));
+        hce_search.push((search, f64::from(Evaluation::HandCrafted.evaluate(pos))));
     }
-    println!("{} quiet positions within 10 pawns", net_hce.len());
-    for (name, points) in [
-        ("network against hand-crafted", &net_hce),
-        ("network against search score", &net_search),
-        ("hand-crafted against search score", &hce_search),
+    let (fitted, net_hce) = fitted_to_hand_crafted((**network).clone(), &positions);
+    println!("{} positions sampled", positions.len());
+    for (name, f) in [
+        ("network against hand-crafted", net_hce),
+        ("network against search score", fit(&net_search)),
+        ("hand-crafted against search score", fit(&hce_search)),
     ] {
-        let f = fit(points);
         println!(
-            "{name:>34}: slope {:.3}, intercept {:+.1} cp, correlation {:.3}",
-            f.slope, f.intercept, f.correlation
+            "{name:>34}: slope {:.3}, intercept {:+.1} cp, correlation {:.3} ({} positions)",
+            f.slope, f.intercept, f.correlation, f.points
         );
     }
     if let Some(path) = write {
-        let slope = fit(&net_hce).slope;
-        if !(0.25..=4.0).contains(&slope) {
-            anyhow::bail!("a slope of {slope:.3} is no fit to scale by");
+        if fitted.scale() == network.scale() {
+            anyhow::bail!("the fit gives no new scale (slope {:.3})", net_hce.slope);
         }
-        let scale = (f64::from(network.scale()) / slope).round() as i32;
-        let fitted = (**network).clone().with_scale(scale);
         std::fs::write(path, fitted.to_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
         println!(

@@ -6,13 +6,14 @@ use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use kibitzer::engine::nnue::scale::{fitted_to_hand_crafted, sample_positions};
 use kibitzer::engine::nnue::train::{Model, TrainConfig, train};
 use kibitzer::engine::nnue::valid_hidden_width;
 use kibitzer::game::AtomicFile;
 
 #[derive(Args)]
 pub struct TrainArgs {
-    /// Training data files written by `kibitzer datagen`.
+    /// Training data files written by `kibitzer datagen` (games or 32-byte records).
     #[arg(required = true)]
     data: Vec<PathBuf>,
     /// Folder for checkpoints and exported networks (created if missing).
@@ -47,7 +48,14 @@ pub struct TrainArgs {
     /// Start from a float checkpoint (`epoch-N.ckpt`) instead of random weights.
     #[arg(long)]
     resume: Option<PathBuf>,
+    /// Keep the trained output scale (400) instead of fitting each exported network's
+    /// centipawns to the hand-crafted evaluation's.
+    #[arg(long)]
+    no_fit_scale: bool,
 }
+
+/// Positions the output scale is fitted on: spread over the held-out games.
+const SCALE_SAMPLE: usize = 20_000;
 
 /// Writes through a temporary file in the same folder, then renames: no torn files.
 fn write_atomically(
@@ -65,6 +73,16 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         bail!("--hidden must be a multiple of 16 from 16 to 4096");
     }
     let records = super::read_training_data(&args.data)?;
+    // The held-out positions are the data's last ones; a sample of them fits the output scale.
+    let held_out = (records.len() as f32 * args.validation.clamp(0.0, 0.5)) as usize;
+    let scale_positions = if args.no_fit_scale {
+        Vec::new()
+    } else {
+        sample_positions(
+            &records[records.len() - held_out.max(1).min(records.len())..],
+            SCALE_SAMPLE,
+        )
+    };
     if records.len() < 2 {
         bail!(
             "need at least two positions to train, found {}",
@@ -147,7 +165,26 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
             let stem = args.out.join(format!("epoch-{}", report.epoch));
             let saved =
                 write_atomically(&stem.with_extension("ckpt"), |w| model.save(w)).and_then(|()| {
-                    let bytes = model.quantise().to_bytes();
+                    let mut network = model.quantise();
+                    if !scale_positions.is_empty() {
+                        let trained = network.scale();
+                        let (fitted, fit) = fitted_to_hand_crafted(network, &scale_positions);
+                        let how = if fitted.scale() == trained {
+                            "kept: no usable fit"
+                        } else {
+                            "fitted"
+                        };
+                        bar.suspend(|| {
+                            eprintln!(
+                                "          output scale {} {how} (slope {:.3} against the hand-crafted evaluation, {} positions)",
+                                fitted.scale(),
+                                fit.slope,
+                                fit.points
+                            )
+                        });
+                        network = fitted;
+                    }
+                    let bytes = network.to_bytes();
                     write_atomically(&stem.with_extension("nnue"), |w| w.write_all(&bytes))
                 });
             if let Err(e) = saved {

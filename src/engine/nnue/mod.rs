@@ -9,6 +9,7 @@ pub mod data;
 pub mod format;
 pub mod games;
 mod network;
+pub mod scale;
 mod simd;
 pub mod train;
 
