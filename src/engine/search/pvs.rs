@@ -208,7 +208,7 @@ impl Searcher<'_> {
         {
             return Some(eval);
         }
-        if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+        if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_BASE + RAZOR_MARGIN * depth * depth < alpha {
             let q = self.qsearch::<NonPv>(pos, alpha, alpha + 1, ply);
             if q <= alpha {
                 return Some(q);
