@@ -426,7 +426,7 @@ impl Searcher<'_> {
                 && e.bound != Bound::Upper
                 && !is_decisive(e.value)
         }) else {
-            return Ok(i32::from(gives_check));
+            return Ok(check_extension(pos, m, gives_check));
         };
         let s_beta = e.value - 2 * depth;
         self.td.frames[f].excluded = Some(m);
@@ -456,7 +456,7 @@ impl Searcher<'_> {
             Ok(-1)
         } else {
             // Not singular, but a check keeps its extension.
-            Ok(i32::from(gives_check))
+            Ok(check_extension(pos, m, gives_check))
         }
     }
 
@@ -537,4 +537,9 @@ impl Searcher<'_> {
             );
         }
     }
+}
+
+/// A check is searched a ply deeper unless the checking piece is simply lost.
+fn check_extension(pos: &Position, m: Move, gives_check: bool) -> i32 {
+    i32::from(gives_check && pos.see_ge(m, 0))
 }
