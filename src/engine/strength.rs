@@ -14,14 +14,15 @@ pub const MAX_ELO: u32 = 2800;
 /// How many best lines the noisy choice picks from.
 pub const CANDIDATES: usize = 4;
 
-/// (Elo, internal level): the level whose play scored even against Stockfish set to that Elo,
-/// from the calibration matches; linear between them. 1500, 2000 and 2500 are measured; below
-/// 1500 the scale is extrapolated (the lowest level is about as weak as this design plays).
+/// (Elo, internal level): the level that scored 35-65% against Stockfish 15.1 set to that Elo
+/// at 10+0.1 (README, "Strength levels"); linear between them. 1500, 2000 and 2500 are measured.
+/// Below 1500 the scale is extrapolated (level 400 is about as weak as this design plays); 2500
+/// already needs the plain search at nearly full depth, so 2800 is full strength in all but name.
 const ANCHORS: [(u32, f64); 5] = [
     (1000, 400.0),
-    (1500, 1237.0),
+    (1500, 1390.0),
     (2000, 2226.0),
-    (2500, 2775.0),
+    (2500, 2900.0),
     (2800, 3000.0),
 ];
 
@@ -49,6 +50,12 @@ impl Strength {
     pub fn node_cap(self) -> u64 {
         let steps = (self.level - 1000.0) / 150.0;
         ((400.0 * steps.exp2()) as u64).max(16)
+    }
+
+    /// How many best lines the noisy choice picks from: one (a plain search) once the noise
+    /// is gone, since searching more lines costs depth.
+    pub fn candidates(self) -> usize {
+        if self.noise() == 0 { 1 } else { CANDIDATES }
     }
 
     /// Half-width of the uniform noise added to each candidate's score, in centipawns.

@@ -15,7 +15,7 @@ use super::limits::SearchLimits;
 use super::report::root_move_info;
 use super::score::{DRAW, INFINITY, MAX_PLY, Score, TB_WIN, is_decisive, mated_in};
 use super::search::{MainThread, Searcher};
-use super::strength::{CANDIDATES, Strength};
+use super::strength::Strength;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::{Bound, SearchEvent, SearchInfo, TablebaseConfig, TbRootMove, TbWdl};
@@ -237,7 +237,7 @@ pub fn run(
     let mut multipv = job.multipv.max(1);
     if let Some(s) = job.strength {
         limits.limits.push(super::Limit::Nodes(s.node_cap()));
-        multipv = multipv.max(CANDIDATES);
+        multipv = multipv.max(s.candidates());
     }
     let tm = TimeManager::new(&limits, job.root.turn(), job.move_overhead, job.start);
     let soft = tm.soft_limit();
