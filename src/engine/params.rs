@@ -9,11 +9,9 @@ pub const ASP_MIN_DEPTH: i32 = 5;
 pub const RFP_MAX_DEPTH: i32 = 8;
 pub const RFP_MARGIN: i32 = 75;
 
-/// Razoring: drop into quiescence when eval + BASE + MARGIN * depth^2 is below alpha (about
-/// what strong engines allow: 3.5, 8 and 15.5 pawns at depths 1 to 3).
+/// Razoring: drop into quiescence when eval + margin * depth is below alpha.
 pub const RAZOR_MAX_DEPTH: i32 = 3;
-pub const RAZOR_BASE: i32 = 200;
-pub const RAZOR_MARGIN: i32 = 150;
+pub const RAZOR_MARGIN: i32 = 250;
 
 /// Null-move pruning: R = BASE + depth / DEPTH_DIV + min((eval - beta) / EVAL_DIV, EVAL_MAX).
 pub const NMP_MIN_DEPTH: i32 = 3;

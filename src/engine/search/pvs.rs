@@ -24,9 +24,7 @@ struct Node {
     excluded: Option<Move>,
     tt: Option<TtEntry>,
     tt_move: Option<Move>,
-    /// The evaluation as the evaluator gives it (what the table keeps); `None` in check.
-    raw_eval: Option<i32>,
-    /// `raw_eval` with the pawn-structure correction; `None` in check.
+    /// `None` in check.
     static_eval: Option<i32>,
     /// The static evaluation, or the table's value where its bound says it is closer.
     eval: i32,
@@ -160,11 +158,10 @@ impl Searcher<'_> {
     ) -> Node {
         let f = ply + FRAME_OFFSET;
         let in_check = pos.in_check();
-        let raw_eval = (!in_check).then(|| {
+        let static_eval = (!in_check).then(|| {
             tt.filter(|e| e.eval > -INFINITY)
                 .map_or_else(|| self.td.eval.evaluate(pos), |e| e.eval)
         });
-        let static_eval = raw_eval.map(|e| self.corrected(pos, e));
         let eval = match (static_eval, tt) {
             (Some(se), Some(e)) if !is_decisive(e.value) && e.bound.decides(e.value, se, se) => {
                 e.value
@@ -187,7 +184,6 @@ impl Searcher<'_> {
             excluded,
             tt,
             tt_move,
-            raw_eval,
             static_eval,
             eval,
             improving,
@@ -212,7 +208,7 @@ impl Searcher<'_> {
         {
             return Some(eval);
         }
-        if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_BASE + RAZOR_MARGIN * depth * depth < alpha {
+        if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
             let q = self.qsearch::<NonPv>(pos, alpha, alpha + 1, ply);
             if q <= alpha {
                 return Some(q);
@@ -430,7 +426,7 @@ impl Searcher<'_> {
                 && e.bound != Bound::Upper
                 && !is_decisive(e.value)
         }) else {
-            return Ok(check_extension(pos, m, gives_check));
+            return Ok(i32::from(gives_check));
         };
         let s_beta = e.value - 2 * depth;
         self.td.frames[f].excluded = Some(m);
@@ -460,7 +456,7 @@ impl Searcher<'_> {
             Ok(-1)
         } else {
             // Not singular, but a check keeps its extension.
-            Ok(check_extension(pos, m, gives_check))
+            Ok(i32::from(gives_check))
         }
     }
 
@@ -529,40 +525,16 @@ impl Searcher<'_> {
                 depth,
             );
         }
-        if node.excluded.is_some() || (N::ROOT && self.td.pv_idx > 0) {
-            return;
+        if node.excluded.is_none() && !(N::ROOT && self.td.pv_idx > 0) {
+            self.ctx.tt.store(
+                pos.hash(),
+                searched.best_move,
+                best_score,
+                node.static_eval.unwrap_or(-INFINITY),
+                depth,
+                Bound::of_result(best_score, alpha, beta, N::PV),
+                node.ply,
+            );
         }
-        let bound = Bound::of_result(best_score, alpha, beta, N::PV);
-        self.ctx.tt.store(
-            pos.hash(),
-            searched.best_move,
-            best_score,
-            node.raw_eval.unwrap_or(-INFINITY),
-            depth,
-            bound,
-            node.ply,
-        );
-        // What the search found teaches the correction, where its bound says which way the
-        // static evaluation was off and no capture decided it.
-        if let Some(se) = node.static_eval
-            && !searched.best_move.is_some_and(|m| m.is_noisy())
-            && !is_decisive(best_score)
-            && !(bound == Bound::Lower && best_score <= se)
-            && !(bound == Bound::Upper && best_score >= se)
-        {
-            self.td.correction.update(pos, best_score - se, depth);
-        }
-    }
-}
-
-/// A check is searched a ply deeper unless the checking piece is simply lost.
-fn check_extension(pos: &Position, m: Move, gives_check: bool) -> i32 {
-    i32::from(gives_check && pos.see_ge(m, 0))
-}
-
-impl Searcher<'_> {
-    /// The static evaluation with the pawn-structure correction, kept off the decisive range.
-    pub(super) fn corrected(&self, pos: &Position, raw: i32) -> i32 {
-        (raw + self.td.correction.get(pos)).clamp(-TB_BOUND + 1, TB_BOUND - 1)
     }
 }
