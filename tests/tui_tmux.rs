@@ -512,7 +512,8 @@ fn a_blunder_from_an_annotated_game_is_solved_as_a_puzzle() {
         .to_owned();
     let (_, cmd) = fresh_home_keep(&dir, &format!("analyse '{}'", annotated.display()));
     let s = Session::start("learn", 120, 36, &cmd);
-    s.wait_for("the board", |t| t.contains("ANALYSE"));
+    // The file is read in the background: the game is in once its name is shown.
+    s.wait_for("the game", |t| t.contains("annotated.pgn, game 1"));
     s.keys(&[":", "learn black", "Enter"]);
     s.wait_for("the puzzle", |t| {
         t.contains("puzzle 1 of 1: Black played Nf6?? here") && t.contains("LEARN")
