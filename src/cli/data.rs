@@ -10,6 +10,7 @@ use clap::{Args, Subcommand};
 
 use kibitzer::engine::Evaluation;
 use kibitzer::engine::nnue::data::{Record, WhiteResult};
+use kibitzer::engine::nnue::format::checksum;
 use kibitzer::engine::nnue::games::{GameRecord, MAGIC};
 use kibitzer::engine::nnue::scale::{fit, fitted_to_hand_crafted, sample_positions};
 use kibitzer::game::AtomicFile;
@@ -323,17 +324,12 @@ fn one_ply_game(r: &Record) -> Option<GameRecord> {
     })
 }
 
-fn hash_bytes(bytes: impl IntoIterator<Item = u8>) -> u64 {
-    // FNV-1a: stable and plenty for telling repeats apart.
-    bytes.into_iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    })
-}
-
 /// A position's identity in a record: pieces, squares and side to move.
 fn position_key(r: &Record) -> u64 {
     let bytes = r.to_bytes();
-    hash_bytes(bytes[..24].iter().copied().chain([bytes[27]]))
+    let mut key = bytes[..24].to_vec();
+    key.push(bytes[27]);
+    checksum(&key)
 }
 
 fn game_key(game: &GameRecord) -> u64 {
@@ -341,5 +337,5 @@ fn game_key(game: &GameRecord) -> u64 {
     for &(mv, _) in &game.plies {
         bytes.extend_from_slice(&mv.to_u16().to_le_bytes());
     }
-    hash_bytes(bytes)
+    checksum(&bytes)
 }
