@@ -1,7 +1,7 @@
 //! Working on the game tree in analyse mode: moving between variations, promoting and
 //! deleting them, comments, NAGs, and stepping to the moves the analysis marked.
 
-use crate::game::{Nag, NodeId};
+use crate::game::{MoveNumber, Nag, NodeId};
 
 use super::app::{App, Mode, Prompt, PromptKind};
 use super::game::Record;
@@ -121,18 +121,20 @@ fn what_was_better(app: &App, id: NodeId) -> String {
     let (Some(parent), Some(judgement)) = (tree.previous(id), judge_move(&app.game, id)) else {
         return String::new();
     };
-    let glyph = judgement.nag().glyph().unwrap_or_default();
-    let san = tree.san(id).unwrap_or_default();
-    let number = app.game.position(parent).fullmoves();
-    let dots = if app.game.position(parent).turn() == crate::chess::Color::White {
-        "."
-    } else {
-        "..."
+    let before = app.game.position(parent);
+    let number = MoveNumber {
+        fullmove: before.fullmoves(),
+        black: before.turn() == crate::chess::Color::Black,
     };
-    let played = format!("{number}{dots} {san}{glyph} {}", judgement.name());
+    let played = format!(
+        "{number} {}{} {}",
+        tree.san(id).unwrap_or_default(),
+        judgement.nag().glyph().unwrap_or_default(),
+        judgement.name()
+    );
     match app.game.better_line(id).filter(|line| !line.is_empty()) {
         Some(line) => {
-            let line = crate::tui::view::engine::pv_san(app.game.position(parent), &line, 8);
+            let line = crate::tui::view::engine::pv_san(before, &line, 8);
             format!("{played}; better was {line}")
         }
         None => played,
