@@ -29,6 +29,8 @@ struct Node {
     /// The static evaluation, or the table's value where its bound says it is closer.
     eval: i32,
     improving: bool,
+    /// The moves one and two plies back (continuation history's keys).
+    prev: [Option<PieceTo>; 2],
 }
 
 /// The outcome of the move loop.
@@ -176,7 +178,12 @@ impl Searcher<'_> {
         };
         // The null move's child counts what this node counts; each move sets its own below.
         self.td.frames[f + 1].double_extensions = self.td.frames[f].double_extensions;
+        let prev = [
+            self.td.frames[f - 1].piece_to,
+            self.td.frames[f - 2].piece_to,
+        ];
         Node {
+            prev,
             ply,
             f,
             in_check,
@@ -219,7 +226,7 @@ impl Searcher<'_> {
             && static_eval >= beta
             && ply >= self.td.nmp_min_ply
             && !is_decisive(beta)
-            && self.td.frames[f - 1].piece_to.is_some()
+            && node.prev[0].is_some()
             && pos.has_non_pawn_material(pos.turn());
         if !null_move_allowed {
             return None;
@@ -263,10 +270,7 @@ impl Searcher<'_> {
     ) -> Result<Searched, i32> {
         let (ply, f) = (node.ply, node.f);
         let us = pos.turn();
-        let prev = [
-            self.td.frames[f - 1].piece_to,
-            self.td.frames[f - 2].piece_to,
-        ];
+        let prev = node.prev;
         let killers = self.td.killers[ply];
         let counter = self.td.history.counter_move(prev[0]);
         let mut picker = MovePicker::new(Context {
@@ -513,15 +517,11 @@ impl Searcher<'_> {
                 piece: pos.moved_piece(m).expect("generated move has a piece"),
                 to: m.to(),
             };
-            let prev = [
-                self.td.frames[node.f - 1].piece_to,
-                self.td.frames[node.f - 2].piece_to,
-            ];
             self.td.history.update_quiets(
                 pos.turn(),
                 (m, piece_to),
                 &searched.quiets_tried[..searched.quiet_count],
-                &prev,
+                &node.prev,
                 depth,
             );
         }
