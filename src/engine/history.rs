@@ -1,7 +1,8 @@
-//! Per-thread move-ordering statistics: butterfly history, continuation history (indexed by
-//! the moves one and two plies back), killer and counter moves.
+//! Per-thread statistics: for move ordering, butterfly history, continuation history (indexed
+//! by the moves one and two plies back), killer and counter moves; for the evaluation, pawn
+//! correction history (how far searches found the static evaluation off, by pawn structure).
 
-use crate::chess::{Color, Move, Piece, Square};
+use crate::chess::{Color, Move, Piece, Position, Role, Square};
 
 use super::params::{HIST_BONUS_ADD, HIST_BONUS_MAX, HIST_BONUS_MULT, HIST_LIMIT};
 
@@ -117,6 +118,55 @@ impl History {
     }
 }
 
+/// Pawn-structure slots per side.
+const CORRECTION_SIZE: usize = 16_384;
+/// Entries hold centipawns times this, for smooth averaging.
+const CORRECTION_GRAIN: i32 = 256;
+/// The most an entry corrects, in centipawns.
+const CORRECTION_MAX: i32 = 64;
+
+/// How far searches have found the static evaluation off, per side to move and pawn structure.
+pub struct Correction(Vec<i16>);
+
+impl Default for Correction {
+    fn default() -> Self {
+        Correction(vec![0; 2 * CORRECTION_SIZE])
+    }
+}
+
+impl Correction {
+    fn index(pos: &Position) -> usize {
+        let white = pos.pieces(Color::White, Role::Pawn).0;
+        let black = pos.pieces(Color::Black, Role::Pawn).0;
+        let key =
+            white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
+        pos.turn().index() * CORRECTION_SIZE + (key >> 50) as usize % CORRECTION_SIZE
+    }
+
+    /// The correction to add to `pos`'s static evaluation, in centipawns.
+    pub fn get(&self, pos: &Position) -> i32 {
+        i32::from(self.0[Self::index(pos)]) / CORRECTION_GRAIN
+    }
+
+    /// A search to `depth` found `pos` worth `diff` more than its corrected static evaluation:
+    /// the entry moves towards it, more for deeper searches.
+    pub fn update(&mut self, pos: &Position, diff: i32, depth: i32) {
+        let entry = &mut self.0[Self::index(pos)];
+        let weight = (depth + 1).min(16);
+        let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
+        let v = i32::from(*entry);
+        let next = (v * (256 - weight) + target * weight) / 256;
+        *entry = next.clamp(
+            -CORRECTION_MAX * CORRECTION_GRAIN,
+            CORRECTION_MAX * CORRECTION_GRAIN,
+        ) as i16;
+    }
+
+    pub fn clear(&mut self) {
+        self.0.fill(0);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -149,5 +199,26 @@ mod tests {
         assert_eq!(h.counter_move(prev[0]), Some(a));
         h.clear();
         assert_eq!(h.quiet_score(Color::White, a, pt(a), &prev), 0);
+    }
+
+    #[test]
+    fn corrections_follow_searches_and_stay_bounded() {
+        let pos = Position::startpos();
+        let mut c = Correction::default();
+        assert_eq!(c.get(&pos), 0);
+        for _ in 0..200 {
+            c.update(&pos, 40, 10);
+        }
+        assert!((35..=40).contains(&c.get(&pos)), "{}", c.get(&pos));
+        for _ in 0..500 {
+            c.update(&pos, -1000, 20);
+        }
+        let low = c.get(&pos);
+        assert!(
+            (-CORRECTION_MAX..=-CORRECTION_MAX + 2).contains(&low),
+            "{low}"
+        );
+        c.clear();
+        assert_eq!(c.get(&pos), 0);
     }
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use crate::chess::{Move, Position};
 
 use super::eval::{Evaluation, ThreadEval};
-use super::history::{History, PieceTo};
+use super::history::{Correction, History, PieceTo};
 use super::limits::SearchLimits;
 use super::report::root_move_info;
 use super::score::{DRAW, INFINITY, MAX_PLY, Score, TB_WIN, is_decisive, mated_in};
@@ -55,6 +55,7 @@ pub struct Frame {
 pub struct ThreadData {
     pub id: usize,
     pub history: History,
+    pub correction: Correction,
     pub killers: Vec<[Option<Move>; 2]>,
     pub frames: Vec<Frame>,
     pub pv: Vec<Vec<Move>>,
@@ -83,6 +84,7 @@ impl ThreadData {
         ThreadData {
             id,
             history: History::default(),
+            correction: Correction::default(),
             killers: vec![[None; 2]; MAX_PLY + 2],
             frames: vec![Frame::default(); MAX_PLY + FRAME_OFFSET + 2],
             pv: (0..MAX_PLY + 2)
@@ -105,6 +107,7 @@ impl ThreadData {
     /// Forgets everything learnt (new game).
     pub fn clear(&mut self) {
         self.history.clear();
+        self.correction.clear();
         self.killers.fill([None; 2]);
     }
 

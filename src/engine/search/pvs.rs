@@ -24,7 +24,9 @@ struct Node {
     excluded: Option<Move>,
     tt: Option<TtEntry>,
     tt_move: Option<Move>,
-    /// `None` in check.
+    /// The evaluation as the evaluator gives it (what the table keeps); `None` in check.
+    raw_eval: Option<i32>,
+    /// `raw_eval` with the pawn-structure correction; `None` in check.
     static_eval: Option<i32>,
     /// The static evaluation, or the table's value where its bound says it is closer.
     eval: i32,
@@ -160,10 +162,11 @@ impl Searcher<'_> {
     ) -> Node {
         let f = ply + FRAME_OFFSET;
         let in_check = pos.in_check();
-        let static_eval = (!in_check).then(|| {
+        let raw_eval = (!in_check).then(|| {
             tt.filter(|e| e.eval > -INFINITY)
                 .map_or_else(|| self.td.eval.evaluate(pos), |e| e.eval)
         });
+        let static_eval = raw_eval.map(|e| self.corrected(pos, e));
         let eval = match (static_eval, tt) {
             (Some(se), Some(e)) if !is_decisive(e.value) && e.bound.decides(e.value, se, se) => {
                 e.value
@@ -191,6 +194,7 @@ impl Searcher<'_> {
             excluded,
             tt,
             tt_move,
+            raw_eval,
             static_eval,
             eval,
             improving,
@@ -525,16 +529,34 @@ impl Searcher<'_> {
                 depth,
             );
         }
-        if node.excluded.is_none() && !(N::ROOT && self.td.pv_idx > 0) {
-            self.ctx.tt.store(
-                pos.hash(),
-                searched.best_move,
-                best_score,
-                node.static_eval.unwrap_or(-INFINITY),
-                depth,
-                Bound::of_result(best_score, alpha, beta, N::PV),
-                node.ply,
-            );
+        if node.excluded.is_some() || (N::ROOT && self.td.pv_idx > 0) {
+            return;
         }
+        let bound = Bound::of_result(best_score, alpha, beta, N::PV);
+        self.ctx.tt.store(
+            pos.hash(),
+            searched.best_move,
+            best_score,
+            node.raw_eval.unwrap_or(-INFINITY),
+            depth,
+            bound,
+            node.ply,
+        );
+        // What the search found teaches the correction, where its bound says which way the
+        // static evaluation was off and no capture decided it.
+        if let Some(se) = node.static_eval
+            && !searched.best_move.is_some_and(|m| m.is_noisy())
+            && !is_decisive(best_score)
+            && !(bound == Bound::Lower && best_score <= se)
+            && !(bound == Bound::Upper && best_score >= se)
+        {
+            self.td.correction.update(pos, best_score - se, depth);
+        }
+    }
+}
+impl Searcher<'_> {
+    /// The static evaluation with the pawn-structure correction, kept off the decisive range.
+    pub(super) fn corrected(&self, pos: &Position, raw: i32) -> i32 {
+        (raw + self.td.correction.get(pos)).clamp(-TB_BOUND + 1, TB_BOUND - 1)
     }
 }

@@ -45,14 +45,15 @@ impl Searcher<'_> {
         }
 
         let mut best_score;
-        let mut static_eval = -INFINITY;
+        let mut raw_eval = -INFINITY;
         let mut futility_base = -INFINITY;
         if in_check {
             best_score = -INFINITY;
         } else {
-            static_eval = tt
+            raw_eval = tt
                 .filter(|e| e.eval > -INFINITY)
                 .map_or_else(|| self.td.eval.evaluate(pos), |e| e.eval);
+            let static_eval = self.corrected(pos, raw_eval);
             best_score = static_eval;
             if best_score >= beta {
                 return best_score;
@@ -102,15 +103,9 @@ impl Searcher<'_> {
             return mated_in(ply);
         }
         let bound = Bound::of_result(best_score, alpha_orig, beta, N::PV);
-        self.ctx.tt.store(
-            pos.hash(),
-            best_move,
-            best_score,
-            static_eval,
-            0,
-            bound,
-            ply,
-        );
+        self.ctx
+            .tt
+            .store(pos.hash(), best_move, best_score, raw_eval, 0, bound, ply);
         best_score
     }
 }
