@@ -6,10 +6,13 @@
 
 use std::fmt::Write as _;
 
-use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use crate::chess::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+};
 use crate::chess::{Bitboard, Color, File, Position, Role, Square};
 
 use super::S;
+use super::threats::{self, AttackMap};
 use super::params::{self as p, Term};
 use super::weights::WEIGHTS;
 
@@ -29,6 +32,8 @@ const KING_ATTACK_UNITS: [i32; 4] = [2, 2, 3, 5];
 
 /// Endgame scale (out of 4) when the stronger side has no pawns and at most a minor more.
 const NO_PAWN_SCALE: i32 = 1;
+/// Endgame scale (out of 4) with only pawns and one bishop each, on opposite colours.
+const OPPOSITE_BISHOPS_SCALE: i32 = 2;
 
 /// The hand-crafted evaluation.
 #[derive(Clone, Copy, Debug, Default)]
@@ -62,7 +67,7 @@ impl Tapered {
 }
 
 /// Adds up weighted features, White's minus Black's.
-struct Sum<'a, T> {
+pub(super) struct Sum<'a, T> {
     weights: &'a [S; p::COUNT],
     trace: &'a mut T,
     total: S,
@@ -70,7 +75,7 @@ struct Sum<'a, T> {
 
 impl<T: Trace> Sum<'_, T> {
     #[inline(always)]
-    fn add(&mut self, color: Color, param: usize, count: i32) {
+    pub(super) fn add(&mut self, color: Color, param: usize, count: i32) {
         let value = self.weights[param] * count;
         self.total += color.fold(value, -value);
         self.trace.add(color, param, count);
@@ -80,7 +85,7 @@ impl<T: Trace> Sum<'_, T> {
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 const FILE_H: u64 = FILE_A << 7;
 
-fn pawn_attacks_all(pawns: Bitboard, color: Color) -> Bitboard {
+pub(super) fn pawn_attacks_all(pawns: Bitboard, color: Color) -> Bitboard {
     let p = pawns.0;
     Bitboard(match color {
         Color::White => ((p << 7) & !FILE_H) | ((p << 9) & !FILE_A),
@@ -105,14 +110,16 @@ fn adjacent_files(file: File) -> Bitboard {
         .fold(Bitboard::EMPTY, |b, f| b | Bitboard::from_file(f))
 }
 
-fn side_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) {
+/// Material, piece squares, mobility and attacks on the enemy king: the terms that walk our
+/// pieces, which also gather where they attack.
+fn piece_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) -> AttackMap {
     let them = !us;
     let occ = pos.occupied();
     let our_pawns = pos.pieces(us, Role::Pawn);
     let their_pawns = pos.pieces(them, Role::Pawn);
-    let all_pawns = our_pawns | their_pawns;
     let their_king = pos.king(them);
     let our_king = pos.king(us);
+    let mut map = AttackMap::new(pos, us);
 
     for role in Role::ALL {
         let pieces = pos.pieces(us, role);
@@ -126,7 +133,6 @@ fn side_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) {
         }
     }
 
-    // Mobility and attacks on the enemy king zone.
     let area = !(our_pawns | Bitboard::from_square(our_king) | pawn_attacks_all(their_pawns, them));
     let zone = king_attacks(their_king).with(their_king);
     let mut attackers = 0;
@@ -142,6 +148,7 @@ fn side_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) {
                 Role::Rook => rook_attacks(sq, occ),
                 _ => bishop_attacks(sq, occ) | rook_attacks(sq, occ),
             };
+            map.add(role, att);
             sum.add(us, MOBILITY[i] + (att & area).count() as usize, 1);
             let hits = (att & zone).count() as i32;
             if hits > 0 {
@@ -154,58 +161,98 @@ fn side_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) {
         let units = (units as usize).min(p::KING_DANGER_UNITS - 1);
         sum.add(us, p::KING_DANGER + units, 1);
     }
+    map
+}
 
-    // Our king's shelter.
-    if our_king.rank().relative(us).index() <= 1 {
-        for file in [
-            our_king.file().offset(-1),
-            Some(our_king.file()),
-            our_king.file().offset(1),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            let on_file = our_pawns & Bitboard::from_file(file);
-            let ahead = on_file & ranks_ahead(us, our_king);
-            let near = ahead
-                .into_iter()
-                .map(|sq| sq.rank().index().abs_diff(our_king.rank().index()))
-                .min();
-            match near {
-                Some(1) => sum.add(us, p::PAWN_SHIELD_NEAR, 1),
-                Some(2) => sum.add(us, p::PAWN_SHIELD_FAR, 1),
-                Some(_) => {}
-                None => sum.add(us, p::KING_OPEN_FILE, 1),
-            }
+/// Our king's shelter: pawns in front of it on its file and the two beside it.
+fn shelter_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) {
+    let our_pawns = pos.pieces(us, Role::Pawn);
+    let our_king = pos.king(us);
+    if our_king.rank().relative(us).index() > 1 {
+        return;
+    }
+    for file in [
+        our_king.file().offset(-1),
+        Some(our_king.file()),
+        our_king.file().offset(1),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        let on_file = our_pawns & Bitboard::from_file(file);
+        let ahead = on_file & ranks_ahead(us, our_king);
+        let near = ahead
+            .into_iter()
+            .map(|sq| sq.rank().index().abs_diff(our_king.rank().index()))
+            .min();
+        match near {
+            Some(1) => sum.add(us, p::PAWN_SHIELD_NEAR, 1),
+            Some(2) => sum.add(us, p::PAWN_SHIELD_FAR, 1),
+            Some(_) => {}
+            None => sum.add(us, p::KING_OPEN_FILE, 1),
         }
     }
+}
 
-    // Pawn structure and passed pawns.
+/// Pawn structure and passed pawns; `theirs` is where the enemy attacks.
+fn pawn_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color, theirs: &AttackMap) {
+    let them = !us;
+    let occ = pos.occupied();
+    let our_pawns = pos.pieces(us, Role::Pawn);
+    let their_pawns = pos.pieces(them, Role::Pawn);
+    let our_rooks = pos.pieces(us, Role::Rook);
+    let their_king = pos.king(them);
+    let our_king = pos.king(us);
     for sq in our_pawns {
         let file = Bitboard::from_file(sq.file());
+        let beside = adjacent_files(sq.file());
         let ahead = ranks_ahead(us, sq);
+        let rank = sq.rank().relative(us).index();
+        let stop = sq.offset(us.fold(8, -8));
         if (our_pawns & file & ahead).any() {
             sum.add(us, p::DOUBLED_PAWN, 1);
         }
-        if (our_pawns & adjacent_files(sq.file())).is_empty() {
+        if (our_pawns & beside).is_empty() {
             sum.add(us, p::ISOLATED_PAWN, 1);
+        } else if (our_pawns & (beside - ahead)).is_empty()
+            && stop.is_some_and(|stop| theirs.by_role[Role::Pawn.index()].contains(stop))
+        {
+            sum.add(us, p::BACKWARD_PAWN, 1);
         }
-        let span = ahead & (file | adjacent_files(sq.file()));
-        if (their_pawns & span).is_empty() && (our_pawns & file & ahead).is_empty() {
-            let rank = sq.rank().relative(us).index();
-            sum.add(us, p::PASSED_PAWN + rank, 1);
-            if rank >= 3
-                && let Some(stop) = sq.offset(us.fold(8, -8))
-            {
-                let weight = rank as i32 - 2;
-                let d_them = stop.distance(their_king) as i32;
-                let d_us = stop.distance(our_king) as i32;
-                sum.add(us, p::PASSER_THEIR_KING, d_them * weight);
-                sum.add(us, p::PASSER_OUR_KING, d_us * weight);
-            }
+        if (our_pawns & beside & Bitboard::from_rank(sq.rank())).any() {
+            sum.add(us, p::PAWN_PHALANX + rank, 1);
+        }
+        if (our_pawns & pawn_attacks(them, sq)).any() {
+            sum.add(us, p::PAWN_SUPPORTED + rank, 1);
+        }
+        let span = ahead & (file | beside);
+        if (their_pawns & span).any() || (our_pawns & file & ahead).any() {
+            continue;
+        }
+        sum.add(us, p::PASSED_PAWN + rank, 1);
+        let Some(stop) = stop else { continue };
+        if !occ.contains(stop) && !theirs.all.contains(stop) {
+            sum.add(us, p::PASSER_FREE + rank, 1);
+        }
+        if (rook_attacks(sq, occ) & our_rooks & (file - ahead)).any() {
+            sum.add(us, p::ROOK_BEHIND_PASSER, 1);
+        }
+        if rank >= 3 {
+            let weight = rank as i32 - 2;
+            let d_them = stop.distance(their_king) as i32;
+            let d_us = stop.distance(our_king) as i32;
+            sum.add(us, p::PASSER_THEIR_KING, d_them * weight);
+            sum.add(us, p::PASSER_OUR_KING, d_us * weight);
         }
     }
+}
 
+/// Bishop pair, rooks on open files, outposts and bishops hemmed in by their own pawns.
+fn minor_and_rook_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) {
+    let them = !us;
+    let our_pawns = pos.pieces(us, Role::Pawn);
+    let their_pawns = pos.pieces(them, Role::Pawn);
+    let all_pawns = our_pawns | their_pawns;
     if pos.pieces(us, Role::Bishop).more_than_one() {
         sum.add(us, p::BISHOP_PAIR, 1);
     }
@@ -216,6 +263,27 @@ fn side_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) {
         } else if (our_pawns & file).is_empty() {
             sum.add(us, p::ROOK_SEMI_OPEN_FILE, 1);
         }
+    }
+    let outpost = |sq: Square| {
+        (3..=5).contains(&sq.rank().relative(us).index())
+            && (our_pawns & pawn_attacks(them, sq)).any()
+            && (their_pawns & adjacent_files(sq.file()) & ranks_ahead(us, sq)).is_empty()
+    };
+    for sq in pos.pieces(us, Role::Knight) {
+        if outpost(sq) {
+            sum.add(us, p::KNIGHT_OUTPOST, 1);
+        }
+    }
+    for sq in pos.pieces(us, Role::Bishop) {
+        if outpost(sq) {
+            sum.add(us, p::BISHOP_OUTPOST, 1);
+        }
+        let colour = if Bitboard::DARK_SQUARES.contains(sq) {
+            Bitboard::DARK_SQUARES
+        } else {
+            Bitboard::LIGHT_SQUARES
+        };
+        sum.add(us, p::BISHOP_PAWNS, (our_pawns & colour).count() as i32);
     }
 }
 
@@ -241,8 +309,17 @@ pub fn tapered<T: Trace>(pos: &Position, weights: &[S; p::COUNT], trace: &mut T)
         trace,
         total: S::ZERO,
     };
-    side_terms(&mut sum, pos, Color::White);
-    side_terms(&mut sum, pos, Color::Black);
+    let maps = [
+        piece_terms(&mut sum, pos, Color::White),
+        piece_terms(&mut sum, pos, Color::Black),
+    ];
+    for us in Color::ALL {
+        let (ours, theirs) = (&maps[us.index()], &maps[(!us).index()]);
+        shelter_terms(&mut sum, pos, us);
+        pawn_terms(&mut sum, pos, us, theirs);
+        minor_and_rook_terms(&mut sum, pos, us);
+        threats::threat_terms(&mut sum, pos, us, ours, theirs);
+    }
     let total = sum.total;
     let strong = if total.1 >= 0 {
         Color::White
@@ -255,8 +332,26 @@ pub fn tapered<T: Trace>(pos: &Position, weights: &[S; p::COUNT], trace: &mut T)
     Tapered {
         total,
         phase: phase(pos),
-        eg_scale: if no_pawn_ending { NO_PAWN_SCALE } else { 4 },
+        eg_scale: if no_pawn_ending {
+            NO_PAWN_SCALE
+        } else if opposite_bishops_only(pos) {
+            OPPOSITE_BISHOPS_SCALE
+        } else {
+            4
+        },
     }
+}
+
+fn opposite_bishops_only(pos: &Position) -> bool {
+    let (white, black) = (
+        pos.pieces(Color::White, Role::Bishop),
+        pos.pieces(Color::Black, Role::Bishop),
+    );
+    let others = pos.by_role(Role::Knight) | pos.by_role(Role::Rook) | pos.by_role(Role::Queen);
+    others.is_empty()
+        && white.count() == 1
+        && black.count() == 1
+        && ((white | black) & Bitboard::DARK_SQUARES).count() == 1
 }
 
 /// Sums the terms by [`Term`] for each side, for the `eval` command.
@@ -277,6 +372,8 @@ impl HandCrafted {
     /// The position's value in centipawns from the side to move's point of view.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let white = tapered(pos, &WEIGHTS, &mut ()).blend();
+        // Closer to a fifty-move draw, an edge is worth less.
+        let white = white * (200 - pos.halfmoves().min(100) as i32) / 200;
         pos.turn().fold(white, -white) + TEMPO
     }
 
@@ -350,5 +447,19 @@ mod tests {
         // A lone minor piece cannot win: scaled well below its value.
         assert!(eval("4k3/8/8/8/8/8/8/3NK3 w - - 0 1") < 150);
         assert!(eval("4k3/P7/8/8/8/8/8/4K3 w - - 0 1") > eval("4k3/8/8/8/8/8/P7/4K3 w - - 0 1"));
+        // Two pawns up with bishops of opposite colours is far less than with the same colour.
+        let opposite = eval("4k3/8/4b3/8/8/2PP4/3B4/4K3 w - - 0 1");
+        let same = eval("4k3/8/3b4/8/8/2PP4/3B4/4K3 w - - 0 1");
+        assert!(opposite < same - 50, "{opposite} vs {same}");
+        // The same edge counts for less as the fifty-move count nears its end.
+        assert!(eval("4k3/8/8/8/8/8/8/R3K3 w - - 90 100") < eval("4k3/8/8/8/8/8/8/R3K3 w - - 0 100"));
+    }
+
+    #[test]
+    fn threats_and_hanging_pieces_count() {
+        // The same material, once with a knight a pawn attacks and once without.
+        let attacked = eval("4k3/8/2n5/1P6/8/8/8/4K3 w - - 0 1");
+        let quiet = eval("4k3/8/3n4/1P6/8/8/8/4K3 w - - 0 1");
+        assert!(attacked > quiet + 20, "{attacked} vs {quiet}");
     }
 }

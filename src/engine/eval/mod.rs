@@ -3,6 +3,7 @@
 //! [`ThreadEval`], which keeps the network's accumulators in step with the moves it plays.
 
 mod hce;
+mod threats;
 pub mod params;
 pub mod tune;
 mod weights;

@@ -31,7 +31,34 @@ pub const PASSER_OUR_KING: usize = PASSER_THEIR_KING + 1;
 pub const BISHOP_PAIR: usize = PASSER_OUR_KING + 1;
 pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
 pub const ROOK_SEMI_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
-pub const COUNT: usize = ROOK_SEMI_OPEN_FILE + 1;
+/// Pawns side by side, and pawns a pawn defends, by relative rank.
+pub const PAWN_PHALANX: usize = ROOK_SEMI_OPEN_FILE + 1;
+pub const PAWN_SUPPORTED: usize = PAWN_PHALANX + 8;
+/// A pawn no pawn beside or behind it can support, whose stop square an enemy pawn holds.
+pub const BACKWARD_PAWN: usize = PAWN_SUPPORTED + 8;
+/// A passer whose stop square is empty and not attacked, by relative rank.
+pub const PASSER_FREE: usize = BACKWARD_PAWN + 1;
+pub const ROOK_BEHIND_PASSER: usize = PASSER_FREE + 8;
+/// A minor on the fourth to sixth rank, defended by a pawn, that no enemy pawn can attack.
+pub const KNIGHT_OUTPOST: usize = ROOK_BEHIND_PASSER + 1;
+pub const BISHOP_OUTPOST: usize = KNIGHT_OUTPOST + 1;
+/// Per own pawn on the bishop's square colour.
+pub const BISHOP_PAWNS: usize = BISHOP_OUTPOST + 1;
+/// Enemy pieces our pawns attack, by the attacked role (knight to queen).
+pub const THREAT_BY_PAWN: usize = BISHOP_PAWNS + 1;
+/// Weak or pawn-defended enemy pieces our minors attack, by the attacked role (pawn to queen).
+pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 4;
+/// Weak enemy pieces our rooks attack, by the attacked role (pawn to queen).
+pub const THREAT_BY_ROOK: usize = THREAT_BY_MINOR + 5;
+pub const THREAT_BY_KING: usize = THREAT_BY_ROOK + 5;
+/// Weak enemy pieces that are undefended, or attacked twice.
+pub const HANGING: usize = THREAT_BY_KING + 1;
+/// Safe pawn pushes that would attack an enemy piece.
+pub const PAWN_PUSH_THREAT: usize = HANGING + 1;
+/// Squares a piece could check the enemy king from without being taken, by role (knight to
+/// queen).
+pub const SAFE_CHECK: usize = PAWN_PUSH_THREAT + 1;
+pub const COUNT: usize = SAFE_CHECK + 4;
 
 /// The groups the UCI `eval` command shows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -43,10 +70,11 @@ pub enum Term {
     Pawns,
     PassedPawns,
     Pieces,
+    Threats,
 }
 
 impl Term {
-    pub const ALL: [Term; 7] = [
+    pub const ALL: [Term; 8] = [
         Term::Material,
         Term::Mobility,
         Term::KingAttack,
@@ -54,6 +82,7 @@ impl Term {
         Term::Pawns,
         Term::PassedPawns,
         Term::Pieces,
+        Term::Threats,
     ];
 
     /// The name on the command line (`kibitzer tune --fixed material,pawns`).
@@ -66,6 +95,7 @@ impl Term {
             Term::Pawns => "pawns",
             Term::PassedPawns => "passed-pawns",
             Term::Pieces => "pieces",
+            Term::Threats => "threats",
         }
     }
 
@@ -82,6 +112,7 @@ impl Term {
             Term::Pawns => "Pawns",
             Term::PassedPawns => "Passed pawns",
             Term::Pieces => "Pieces",
+            Term::Threats => "Threats",
         }
     }
 }
@@ -107,7 +138,7 @@ const fn section(name: &'static str, term: Term, start: usize, len: usize, row: 
 }
 
 /// Every section in table order, covering it exactly (a test checks).
-pub const SECTIONS: [Section; 23] = [
+pub const SECTIONS: [Section; 38] = [
     section("material: P N B R Q K", Term::Material, MATERIAL, 6, 6),
     section("pawn squares", Term::Material, PST, 64, 8),
     section("knight squares", Term::Material, PST + 64, 64, 8),
@@ -161,6 +192,33 @@ pub const SECTIONS: [Section; 23] = [
         1,
         1,
     ),
+    section("pawn phalanx by rank", Term::Pawns, PAWN_PHALANX, 8, 8),
+    section("supported pawn by rank", Term::Pawns, PAWN_SUPPORTED, 8, 8),
+    section("backward pawn", Term::Pawns, BACKWARD_PAWN, 1, 1),
+    section("free passer by rank", Term::PassedPawns, PASSER_FREE, 8, 8),
+    section(
+        "rook behind passer",
+        Term::PassedPawns,
+        ROOK_BEHIND_PASSER,
+        1,
+        1,
+    ),
+    section("knight outpost", Term::Pieces, KNIGHT_OUTPOST, 1, 1),
+    section("bishop outpost", Term::Pieces, BISHOP_OUTPOST, 1, 1),
+    section("bishop's own-colour pawns", Term::Pieces, BISHOP_PAWNS, 1, 1),
+    section("threat by pawn: N B R Q", Term::Threats, THREAT_BY_PAWN, 4, 4),
+    section(
+        "threat by minor: P N B R Q",
+        Term::Threats,
+        THREAT_BY_MINOR,
+        5,
+        5,
+    ),
+    section("threat by rook: P N B R Q", Term::Threats, THREAT_BY_ROOK, 5, 5),
+    section("threat by king", Term::Threats, THREAT_BY_KING, 1, 1),
+    section("hanging piece", Term::Threats, HANGING, 1, 1),
+    section("pawn push threat", Term::Threats, PAWN_PUSH_THREAT, 1, 1),
+    section("safe check: N B R Q", Term::KingAttack, SAFE_CHECK, 4, 4),
 ];
 
 /// The section holding `param`.
@@ -182,6 +240,6 @@ mod tests {
         }
         assert_eq!(next, COUNT);
         assert_eq!(section_of(PST + 65).name, "knight squares");
-        assert_eq!(section_of(COUNT - 1).name, "rook on semi-open file");
+        assert_eq!(section_of(COUNT - 1).name, "safe check: N B R Q");
     }
 }
