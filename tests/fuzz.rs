@@ -137,7 +137,7 @@ fn nnue_network_files() {
     let weights = (0..inputs * hidden).map(|i| (i % 97) as i16 - 48).collect();
     let bias = vec![3; hidden];
     let output = (0..2 * hidden).map(|i| i as i16 - 16).collect();
-    let network = Network::new(weights, bias, output, 7).unwrap();
+    let network = Network::new(weights, bias, output, vec![7]).unwrap();
     let pos = Position::startpos();
     fuzz(
         "NNUE network file",

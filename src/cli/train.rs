@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use kibitzer::engine::nnue::scale::{fitted_to_hand_crafted, sample_positions};
 use kibitzer::engine::nnue::train::{Model, TrainConfig, train};
-use kibitzer::engine::nnue::valid_hidden_width;
+use kibitzer::engine::nnue::{BUCKET_RANGE, valid_hidden_width};
 use kibitzer::game::AtomicFile;
 
 #[derive(Args)]
@@ -22,6 +22,10 @@ pub struct TrainArgs {
     /// Hidden width per perspective (a multiple of 16).
     #[arg(long, default_value_t = 256)]
     hidden: usize,
+    /// Output layers by material (1..=16): each position is scored by the one for its number
+    /// of men on the board.
+    #[arg(long, default_value_t = 1)]
+    buckets: usize,
     #[arg(long, default_value_t = 10)]
     epochs: usize,
     #[arg(long, default_value_t = 16_384)]
@@ -45,7 +49,8 @@ pub struct TrainArgs {
     threads: Option<usize>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Start from a float checkpoint (`epoch-N.ckpt`) instead of random weights.
+    /// Start from a float checkpoint (`epoch-N.ckpt`) instead of random weights; one without
+    /// buckets starts every bucket from its output layer.
     #[arg(long)]
     resume: Option<PathBuf>,
     /// Keep the trained output scale (400) instead of fitting each exported network's
@@ -71,6 +76,9 @@ fn write_atomically(
 pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     if !valid_hidden_width(args.hidden) {
         bail!("--hidden must be a multiple of 16 from 16 to 4096");
+    }
+    if !BUCKET_RANGE.contains(&args.buckets) {
+        bail!("--buckets must be from 1 to 16");
     }
     let records = super::read_training_data(&args.data)?;
     // The held-out positions are the data's last ones; a sample of them fits the output scale.
@@ -104,12 +112,21 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
                     args.hidden
                 );
             }
-            model
+            match (model.buckets(), args.buckets) {
+                (have, want) if have == want => model,
+                (1, want) => model.with_buckets(want),
+                (have, want) => bail!(
+                    "{} has {have} output buckets, not {want} (only a network without buckets \
+                     can start one with them)",
+                    path.display()
+                ),
+            }
         }
-        None => Model::new(args.hidden, args.seed),
+        None => Model::new(args.hidden, args.buckets, args.seed),
     };
     let config = TrainConfig {
         hidden: args.hidden,
+        buckets: args.buckets,
         epochs: args.epochs,
         batch_size: args.batch.max(1),
         lr: args.lr,
@@ -125,8 +142,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         ..TrainConfig::default()
     };
     eprintln!(
-        "training (768 -> {}) x 2 -> 1 on {} positions{}, {} epochs, {} threads",
+        "training (768 -> {}) x 2 -> 1 x {} buckets on {} positions{}, {} epochs, {} threads",
         config.hidden,
+        config.buckets,
         records.len(),
         if config.mirror {
             " and their mirrors"

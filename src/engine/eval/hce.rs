@@ -12,8 +12,8 @@ use crate::chess::attacks::{
 use crate::chess::{Bitboard, Color, File, Position, Role, Square};
 
 use super::S;
-use super::threats::{self, AttackMap};
 use super::params::{self as p, Term};
+use super::threats::{self, AttackMap};
 use super::weights::WEIGHTS;
 
 const PHASE_WEIGHT: [i32; 6] = [0, 1, 1, 2, 4, 0];
@@ -452,7 +452,9 @@ mod tests {
         let same = eval("4k3/8/3b4/8/8/2PP4/3B4/4K3 w - - 0 1");
         assert!(opposite < same - 50, "{opposite} vs {same}");
         // The same edge counts for less as the fifty-move count nears its end.
-        assert!(eval("4k3/8/8/8/8/8/8/R3K3 w - - 90 100") < eval("4k3/8/8/8/8/8/8/R3K3 w - - 0 100"));
+        assert!(
+            eval("4k3/8/8/8/8/8/8/R3K3 w - - 90 100") < eval("4k3/8/8/8/8/8/8/R3K3 w - - 0 100")
+        );
     }
 
     #[test]

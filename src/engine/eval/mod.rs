@@ -3,8 +3,8 @@
 //! [`ThreadEval`], which keeps the network's accumulators in step with the moves it plays.
 
 mod hce;
-mod threats;
 pub mod params;
+mod threats;
 pub mod tune;
 mod weights;
 
@@ -91,8 +91,9 @@ impl Evaluation {
         match self {
             Evaluation::HandCrafted => HandCrafted.trace(pos),
             Evaluation::Nnue { network, .. } => format!(
-                "NNUE (768 -> {})x2 -> 1, SCReLU\nEvaluation (side to move): {} cp",
+                "NNUE (768 -> {})x2 -> 1{}, SCReLU\nEvaluation (side to move): {} cp",
                 network.hidden(),
+                buckets_note(network),
                 network.evaluate_from_scratch(pos)
             ),
         }
@@ -125,13 +126,24 @@ impl fmt::Debug for Evaluation {
     }
 }
 
+/// ", 8 output buckets" where the network has them.
+fn buckets_note(network: &Network) -> String {
+    match network.buckets() {
+        1 => String::new(),
+        n => format!(", {n} output buckets"),
+    }
+}
+
 impl fmt::Display for Evaluation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Evaluation::HandCrafted => f.write_str("hand-crafted"),
-            Evaluation::Nnue { network, source } => {
-                write!(f, "NNUE {source} (768 -> {})x2 -> 1", network.hidden())
-            }
+            Evaluation::Nnue { network, source } => write!(
+                f,
+                "NNUE {source} (768 -> {})x2 -> 1{}",
+                network.hidden(),
+                buckets_note(network)
+            ),
         }
     }
 }

@@ -151,7 +151,7 @@ impl NnueState {
             Color::White => (&acc.by_perspective[0], &acc.by_perspective[1]),
             Color::Black => (&acc.by_perspective[1], &acc.by_perspective[0]),
         };
-        net.output(us, them)
+        net.output(us, them, pos.occupied().count())
     }
 }
 
@@ -161,7 +161,7 @@ mod tests {
     use super::*;
 
     /// A deterministic pseudo-random network: the update logic, not the values, is under test.
-    fn random_net(hidden: usize) -> Network {
+    fn random_net(hidden: usize, buckets: usize) -> Network {
         let mut seed = 0x2545_f491_4f6c_dd1du64;
         let mut next = move |range: i64| {
             seed ^= seed << 13;
@@ -172,16 +172,21 @@ mod tests {
         Network::new(
             (0..INPUTS * hidden).map(|_| next(60)).collect(),
             (0..hidden).map(|_| next(100)).collect(),
-            (0..2 * hidden).map(|_| next(127)).collect(),
-            1000,
+            (0..2 * hidden * buckets).map(|_| next(127)).collect(),
+            (0..buckets as i32).map(|b| 1000 - 300 * b).collect(),
         )
         .unwrap()
     }
 
     #[test]
     fn incremental_matches_from_scratch_over_long_random_games() {
-        let net = random_net(64);
-        let mut state = NnueState::new(&net, 600);
+        for buckets in [1, 8] {
+            walk_random_games(&random_net(64, buckets));
+        }
+    }
+
+    fn walk_random_games(net: &Network) {
+        let mut state = NnueState::new(net, 600);
         let mut seed = 7u64;
         let starts = [
             crate::chess::STARTPOS,
@@ -191,7 +196,7 @@ mod tests {
         for _game in 0..20 {
             for fen in starts {
                 let mut pos = Position::from_fen(fen).unwrap();
-                state.refresh(&net, &pos);
+                state.refresh(net, &pos);
                 for _ply in 0..400 {
                     let moves = pos.legal_moves();
                     if moves.is_empty() {
@@ -201,10 +206,10 @@ mod tests {
                         .wrapping_mul(6364136223846793005)
                         .wrapping_add(1442695040888963407);
                     let m = moves[(seed >> 33) as usize % moves.len()];
-                    state.push_move(&net, &pos, m);
+                    state.push_move(net, &pos, m);
                     pos.play_unchecked(m);
                     assert_eq!(
-                        state.evaluate(&net, &pos),
+                        state.evaluate(net, &pos),
                         net.evaluate_from_scratch(&pos),
                         "{}",
                         pos.fen()
@@ -218,10 +223,7 @@ mod tests {
                     state.pop();
                 }
                 let root = Position::from_fen(fen).unwrap();
-                assert_eq!(
-                    state.evaluate(&net, &root),
-                    net.evaluate_from_scratch(&root)
-                );
+                assert_eq!(state.evaluate(net, &root), net.evaluate_from_scratch(&root));
             }
         }
     }

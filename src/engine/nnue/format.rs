@@ -10,12 +10,12 @@
 //! | 24 | 4 | quantisation QA (255) |
 //! | 28 | 4 | quantisation QB (64) |
 //! | 32 | 4 | output scale: centipawns per unit of output (400 as trained; 100..=1600) |
-//! | 36 | 4 | reserved (0) |
+//! | 36 | 4 | output buckets B by material (1..=16; 0 in files from before buckets means 1) |
 //! | 40 | 8 | payload length in bytes |
 //! | 48 | 8 | FNV-1a 64 checksum of the payload |
-//! | 56 | ... | payload: feature weights i16 [768][H], feature bias i16 [H], output weights i16 [2H] (side to move, then the other side), output bias i32 |
+//! | 56 | ... | payload: feature weights i16 [768][H], feature bias i16 [H], output weights i16 [B][2H] (side to move, then the other side), output biases i32 [B] |
 
-use super::network::{INPUTS, Network, QA, QB, SCALE_RANGE, valid_hidden_width};
+use super::network::{BUCKET_RANGE, INPUTS, Network, QA, QB, SCALE_RANGE, valid_hidden_width};
 
 pub const MAGIC: &[u8; 8] = b"KBZNNUE\0";
 pub const VERSION: u32 = 1;
@@ -54,7 +54,10 @@ pub fn checksum(bytes: &[u8]) -> u64 {
 }
 
 pub fn encode(net: &Network) -> Vec<u8> {
-    let mut payload = Vec::with_capacity(2 * net.feature_weights.len() + 4 * net.hidden() + 4);
+    let mut payload = Vec::with_capacity(
+        2 * (net.feature_weights.len() + net.feature_bias.len() + net.output_weights.len())
+            + 4 * net.buckets(),
+    );
     for v in net
         .feature_weights
         .iter()
@@ -63,7 +66,9 @@ pub fn encode(net: &Network) -> Vec<u8> {
     {
         payload.extend_from_slice(&v.to_le_bytes());
     }
-    payload.extend_from_slice(&net.output_bias.to_le_bytes());
+    for b in &net.output_bias {
+        payload.extend_from_slice(&b.to_le_bytes());
+    }
 
     let mut out = Vec::with_capacity(HEADER_LEN + payload.len());
     out.extend_from_slice(MAGIC);
@@ -75,7 +80,7 @@ pub fn encode(net: &Network) -> Vec<u8> {
         QA as u32,
         QB as u32,
         net.scale() as u32,
-        0,
+        net.buckets() as u32,
     ] {
         out.extend_from_slice(&field.to_le_bytes());
     }
@@ -136,9 +141,17 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkFileError> {
             "hidden width {hidden} is not a multiple of 16 in 16..=4096"
         )));
     }
+    let buckets = (u32_at(bytes, 36) as usize).max(1);
+    if !BUCKET_RANGE.contains(&buckets) {
+        return Err(NetworkFileError::Architecture(format!(
+            "{buckets} output buckets, this build reads {}..={}",
+            BUCKET_RANGE.start(),
+            BUCKET_RANGE.end()
+        )));
+    }
     let payload = &bytes[HEADER_LEN..];
     let expected = u64_at(bytes, 40);
-    let needed = 2 * (INPUTS * hidden + hidden + 2 * hidden) + 4;
+    let needed = 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets;
     if expected != payload.len() as u64 || payload.len() != needed {
         return Err(NetworkFileError::PayloadLength {
             expected: needed as u64,
@@ -149,14 +162,17 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkFileError> {
         return Err(NetworkFileError::Checksum);
     }
 
-    let mut values = payload[..payload.len() - 4]
+    let (words, tail) = payload.split_at(payload.len() - 4 * buckets);
+    let mut values = words
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]));
     let feature_weights: Vec<i16> = values.by_ref().take(INPUTS * hidden).collect();
     let feature_bias: Vec<i16> = values.by_ref().take(hidden).collect();
     let output_weights: Vec<i16> = values.collect();
-    let tail = &payload[payload.len() - 4..];
-    let output_bias = i32::from_le_bytes(tail.try_into().expect("4 bytes"));
+    let output_bias = tail
+        .chunks_exact(4)
+        .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
     Network::new(feature_weights, feature_bias, output_weights, output_bias)
         .map(|net| net.with_scale(scale as i32))
 }
@@ -165,21 +181,39 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkFileError> {
 mod tests {
     use super::*;
 
-    fn small_net() -> Network {
+    fn small_net_with(buckets: usize) -> Network {
         let hidden = 16;
         Network::new(
             (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect(),
             (0..hidden).map(|i| i as i16).collect(),
-            (0..2 * hidden).map(|i| (i % 11) as i16 - 5).collect(),
-            -1234,
+            (0..2 * hidden * buckets)
+                .map(|i| (i % 11) as i16 - 5)
+                .collect(),
+            (0..buckets as i32).map(|b| -1234 + b).collect(),
         )
         .unwrap()
+    }
+
+    fn small_net() -> Network {
+        small_net_with(1)
     }
 
     #[test]
     fn round_trip() {
         let net = small_net();
         assert_eq!(decode(&encode(&net)), Ok(net.clone()));
+        let bucketed = small_net_with(8);
+        assert_eq!(decode(&encode(&bucketed)), Ok(bucketed.clone()));
+        // Files from before buckets have 0 where the count now is.
+        let mut old = encode(&net);
+        old[36..40].copy_from_slice(&0u32.to_le_bytes());
+        assert_eq!(decode(&old), Ok(net.clone()));
+        let mut too_many = encode(&net);
+        too_many[36..40].copy_from_slice(&17u32.to_le_bytes());
+        assert!(matches!(
+            decode(&too_many),
+            Err(NetworkFileError::Architecture(_))
+        ));
         // A fitted output scale is kept; one out of range is refused.
         let fitted = net.with_scale(292);
         assert_eq!(decode(&encode(&fitted)).map(|n| n.scale()), Ok(292));

@@ -1,4 +1,5 @@
-//! NNUE evaluation: a (768 -> H) x 2 -> 1 network with SCReLU and int16 weights, evaluated
+//! NNUE evaluation: a (768 -> H) x 2 -> 1 network with SCReLU and int16 weights (one output
+//! layer per material bucket where the file has buckets), evaluated
 //! through per-ply accumulators that each move updates with a few feature columns.
 //!
 //! [`Network`] is the immutable, shared weights; [`NnueState`] is one search thread's
@@ -16,5 +17,6 @@ pub mod train;
 pub use accumulator::NnueState;
 pub use format::NetworkFileError;
 pub use network::{
-    INPUTS, Network, QA, QB, SCALE, active_features, feature_index, valid_hidden_width,
+    BUCKET_RANGE, INPUTS, Network, QA, QB, SCALE, active_features, feature_index, output_bucket,
+    valid_hidden_width,
 };

@@ -1,4 +1,5 @@
-//! The quantised network: (768 -> H) x 2 perspectives -> 1 with SCReLU, int16 weights.
+//! The quantised network: (768 -> H) x 2 perspectives -> 1 with SCReLU, int16 weights; the
+//! output layer may have one set of weights per material bucket.
 
 use crate::chess::{Color, Piece, Position, Square};
 
@@ -15,6 +16,16 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 /// Output scales a file may carry.
 pub const SCALE_RANGE: std::ops::RangeInclusive<i32> = 100..=1600;
+
+/// Output buckets a file may have.
+pub const BUCKET_RANGE: std::ops::RangeInclusive<usize> = 1..=16;
+
+/// The output bucket of a position with `pieces` men on the board (kings included): equal
+/// slices of 2..=32.
+#[inline]
+pub fn output_bucket(pieces: u32, buckets: usize) -> usize {
+    (pieces.saturating_sub(2) as usize * buckets / 31).min(buckets - 1)
+}
 
 /// Hidden widths the format and the SIMD loops support: multiples of 16 up to 4096.
 pub fn valid_hidden_width(hidden: usize) -> bool {
@@ -47,25 +58,28 @@ pub struct Network {
     /// `INPUTS` rows of `hidden` weights.
     pub(super) feature_weights: Vec<i16>,
     pub(super) feature_bias: Vec<i16>,
-    /// Side-to-move half then the other side's half.
+    /// By bucket: side-to-move half then the other side's half.
     pub(super) output_weights: Vec<i16>,
-    pub(super) output_bias: i32,
+    /// By bucket.
+    pub(super) output_bias: Vec<i32>,
     /// Centipawns per unit of output.
     scale: i32,
 }
 
 impl Network {
-    /// Builds a network from its parts, checking the sizes agree.
+    /// Builds a network from its parts, checking the sizes agree; there are as many output
+    /// buckets as output biases.
     pub fn new(
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
         output_weights: Vec<i16>,
-        output_bias: i32,
+        output_bias: Vec<i32>,
     ) -> Result<Network, NetworkFileError> {
         let hidden = feature_bias.len();
         if !valid_hidden_width(hidden)
+            || !BUCKET_RANGE.contains(&output_bias.len())
             || feature_weights.len() != INPUTS * hidden
-            || output_weights.len() != 2 * hidden
+            || output_weights.len() != 2 * hidden * output_bias.len()
         {
             return Err(NetworkFileError::Shape {
                 hidden,
@@ -111,6 +125,11 @@ impl Network {
         self.hidden
     }
 
+    /// Output buckets (1: one output layer for every position).
+    pub fn buckets(&self) -> usize {
+        self.output_bias.len()
+    }
+
     /// The weight column of one input feature.
     #[inline]
     pub(super) fn feature_column(&self, feature: usize) -> &[i16] {
@@ -131,15 +150,18 @@ impl Network {
             Color::White => (&accumulators[0], &accumulators[1]),
             Color::Black => (&accumulators[1], &accumulators[0]),
         };
-        self.output(us, them)
+        self.output(us, them, pos.occupied().count())
     }
 
-    /// The output layer on the two accumulators, in centipawns for the side to move.
+    /// The output layer on the two accumulators, in centipawns for the side to move, for a
+    /// position with `pieces` men.
     #[inline]
-    pub(super) fn output(&self, us: &[i16], them: &[i16]) -> i32 {
-        let (w_us, w_them) = self.output_weights.split_at(self.hidden);
+    pub(super) fn output(&self, us: &[i16], them: &[i16], pieces: u32) -> i32 {
+        let bucket = output_bucket(pieces, self.buckets());
+        let weights = &self.output_weights[2 * self.hidden * bucket..][..2 * self.hidden];
+        let (w_us, w_them) = weights.split_at(self.hidden);
         let sum = super::simd::screlu_dot(us, w_us) + super::simd::screlu_dot(them, w_them);
-        (sum / QA + self.output_bias) * self.scale / (QA * QB)
+        (sum / QA + self.output_bias[bucket]) * self.scale / (QA * QB)
     }
 }
 
@@ -159,5 +181,19 @@ mod tests {
         assert_eq!(feature_index(Color::White, black_pawn, Square::A1), 384);
         let king = Piece::new(Color::Black, Role::King);
         assert_eq!(feature_index(Color::White, king, Square::H8), 767);
+    }
+
+    #[test]
+    fn buckets_split_the_material_evenly() {
+        assert_eq!(output_bucket(32, 1), 0);
+        assert_eq!(output_bucket(2, 8), 0);
+        assert_eq!(output_bucket(5, 8), 0);
+        assert_eq!(output_bucket(6, 8), 1);
+        assert_eq!(output_bucket(32, 8), 7);
+        let counts = (2..=32).fold([0; 8], |mut c, n| {
+            c[output_bucket(n, 8)] += 1;
+            c
+        });
+        assert!(counts.iter().all(|&c| (3..=5).contains(&c)), "{counts:?}");
     }
 }

@@ -11,12 +11,16 @@ use std::time::Instant;
 use crate::chess::Color;
 
 use super::data::Record;
-use super::network::{INPUTS, Network, QA, QB, SCALE, feature_index, valid_hidden_width};
+use super::network::{
+    BUCKET_RANGE, INPUTS, Network, QA, QB, SCALE, feature_index, output_bucket, valid_hidden_width,
+};
 
 /// Hyper-parameters of one training run.
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
     pub hidden: usize,
+    /// Output buckets by material.
+    pub buckets: usize,
     pub epochs: usize,
     pub batch_size: usize,
     /// Learning rate at the start; it decays along a cosine to `lr * final_lr_fraction`.
@@ -38,6 +42,7 @@ impl Default for TrainConfig {
     fn default() -> Self {
         TrainConfig {
             hidden: 256,
+            buckets: 1,
             epochs: 10,
             batch_size: 16_384,
             lr: 0.001,
@@ -63,8 +68,10 @@ pub struct Model {
     pub hidden: usize,
     pub feature_weights: Vec<f32>,
     pub feature_bias: Vec<f32>,
+    /// By output bucket, `2 * hidden` each.
     pub output_weights: Vec<f32>,
-    pub output_bias: f32,
+    /// By output bucket.
+    pub output_bias: Vec<f32>,
 }
 
 /// A small deterministic generator for initialisation and shuffling.
@@ -132,17 +139,17 @@ struct Gradients {
     feature_weights: Vec<f32>,
     feature_bias: Vec<f32>,
     output_weights: Vec<f32>,
-    output_bias: f32,
+    output_bias: Vec<f32>,
     loss: f64,
 }
 
 impl Gradients {
-    fn zeros(hidden: usize) -> Gradients {
+    fn zeros(model: &Model) -> Gradients {
         Gradients {
-            feature_weights: vec![0.0; INPUTS * hidden],
-            feature_bias: vec![0.0; hidden],
-            output_weights: vec![0.0; 2 * hidden],
-            output_bias: 0.0,
+            feature_weights: vec![0.0; model.feature_weights.len()],
+            feature_bias: vec![0.0; model.hidden],
+            output_weights: vec![0.0; model.output_weights.len()],
+            output_bias: vec![0.0; model.buckets()],
             loss: 0.0,
         }
     }
@@ -157,13 +164,15 @@ impl Gradients {
         for (a, b) in self.output_weights.iter_mut().zip(&other.output_weights) {
             *a += b;
         }
-        self.output_bias += other.output_bias;
+        for (a, b) in self.output_bias.iter_mut().zip(&other.output_bias) {
+            *a += b;
+        }
         self.loss += other.loss;
     }
 }
 
 impl Model {
-    pub fn new(hidden: usize, seed: u64) -> Model {
+    pub fn new(hidden: usize, buckets: usize, seed: u64) -> Model {
         let mut rng = Rng::new(seed);
         let feature_limit = 1.0 / (INPUTS as f32).sqrt();
         let output_limit = 1.0 / (2.0 * hidden as f32).sqrt();
@@ -173,8 +182,25 @@ impl Model {
                 .map(|_| rng.uniform(feature_limit))
                 .collect(),
             feature_bias: (0..hidden).map(|_| rng.uniform(feature_limit)).collect(),
-            output_weights: (0..2 * hidden).map(|_| rng.uniform(output_limit)).collect(),
-            output_bias: 0.0,
+            output_weights: (0..2 * hidden * buckets)
+                .map(|_| rng.uniform(output_limit))
+                .collect(),
+            output_bias: vec![0.0; buckets],
+        }
+    }
+
+    pub fn buckets(&self) -> usize {
+        self.output_bias.len()
+    }
+
+    /// The same first layer with `buckets` output layers, each a copy of this model's first:
+    /// how a network without buckets warm-starts one with them.
+    pub fn with_buckets(self, buckets: usize) -> Model {
+        let first = &self.output_weights[..2 * self.hidden];
+        Model {
+            output_weights: first.repeat(buckets),
+            output_bias: vec![self.output_bias[0]; buckets],
+            ..self
         }
     }
 
@@ -195,15 +221,20 @@ impl Model {
         let mut acc_them = vec![0.0; self.hidden];
         self.accumulate(&us[..n], &mut acc_us);
         self.accumulate(&them[..n], &mut acc_them);
-        self.output(&acc_us, &acc_them)
+        self.output(&acc_us, &acc_them, self.bucket(n))
     }
 
-    fn output(&self, acc_us: &[f32], acc_them: &[f32]) -> f32 {
-        let (w_us, w_them) = self.output_weights.split_at(self.hidden);
+    fn bucket(&self, pieces: usize) -> usize {
+        output_bucket(pieces as u32, self.buckets())
+    }
+
+    fn output(&self, acc_us: &[f32], acc_them: &[f32], bucket: usize) -> f32 {
+        let weights = &self.output_weights[2 * self.hidden * bucket..][..2 * self.hidden];
+        let (w_us, w_them) = weights.split_at(self.hidden);
         let dot = |acc: &[f32], w: &[f32]| -> f32 {
             acc.iter().zip(w).map(|(&a, &w)| screlu(a) * w).sum()
         };
-        dot(acc_us, w_us) + dot(acc_them, w_them) + self.output_bias
+        dot(acc_us, w_us) + dot(acc_them, w_them) + self.output_bias[bucket]
     }
 
     /// Adds one record's loss gradient to `grads`.
@@ -218,20 +249,22 @@ impl Model {
         let [acc_us, acc_them, d_acc_values] = scratch;
         self.accumulate(&us[..n], acc_us);
         self.accumulate(&them[..n], acc_them);
-        let out = self.output(acc_us, acc_them);
+        let bucket = self.bucket(n);
+        let out = self.output(acc_us, acc_them, bucket);
         let predicted = sigmoid(out);
         let error = predicted - target(record, result_weight);
         grads.loss += f64::from(error * error);
         let d_out = 2.0 * error * predicted * (1.0 - predicted);
-        grads.output_bias += d_out;
+        grads.output_bias[bucket] += d_out;
 
         let hidden = self.hidden;
+        let layer = 2 * hidden * bucket;
         for (side, (acc, active)) in [(&*acc_us, &us[..n]), (&*acc_them, &them[..n])]
             .into_iter()
             .enumerate()
         {
-            let weights = &self.output_weights[side * hidden..][..hidden];
-            let out_grads = &mut grads.output_weights[side * hidden..][..hidden];
+            let weights = &self.output_weights[layer + side * hidden..][..hidden];
+            let out_grads = &mut grads.output_weights[layer + side * hidden..][..hidden];
             for i in 0..hidden {
                 let a = acc[i];
                 out_grads[i] += d_out * screlu(a);
@@ -260,21 +293,26 @@ impl Model {
             self.feature_weights.iter().map(|&w| q16(w, QA)).collect(),
             self.feature_bias.iter().map(|&b| q16(b, QA)).collect(),
             self.output_weights.iter().map(|&w| q16(w, QB)).collect(),
-            (self.output_bias * (QA * QB) as f32).round() as i32,
+            self.output_bias
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         )
         .expect("a model of a valid width quantises to a valid network")
     }
 
-    /// Float checkpoint: magic, hidden width, then every parameter as f32 little-endian.
+    /// Float checkpoint: magic, hidden width, output buckets, then every parameter as f32
+    /// little-endian.
     pub fn save<W: Write>(&self, out: &mut W) -> io::Result<()> {
         out.write_all(CHECKPOINT_MAGIC)?;
         out.write_all(&(self.hidden as u32).to_le_bytes())?;
+        out.write_all(&(self.buckets() as u32).to_le_bytes())?;
         for v in self
             .feature_weights
             .iter()
             .chain(&self.feature_bias)
             .chain(&self.output_weights)
-            .chain(std::iter::once(&self.output_bias))
+            .chain(&self.output_bias)
         {
             out.write_all(&v.to_le_bytes())?;
         }
@@ -285,14 +323,25 @@ impl Model {
         let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_owned());
         let mut magic = [0u8; 8];
         input.read_exact(&mut magic)?;
-        if &magic != CHECKPOINT_MAGIC {
+        if &magic != CHECKPOINT_MAGIC && &magic != CHECKPOINT_MAGIC_ONE_BUCKET {
             return Err(bad("not a kibitzer training checkpoint"));
         }
-        let mut word = [0u8; 4];
-        input.read_exact(&mut word)?;
-        let hidden = u32::from_le_bytes(word) as usize;
+        let mut read_u32 = || -> io::Result<usize> {
+            let mut word = [0u8; 4];
+            input.read_exact(&mut word)?;
+            Ok(u32::from_le_bytes(word) as usize)
+        };
+        let hidden = read_u32()?;
         if !valid_hidden_width(hidden) {
             return Err(bad("bad hidden width in checkpoint"));
+        }
+        let buckets = if &magic == CHECKPOINT_MAGIC {
+            read_u32()?
+        } else {
+            1
+        };
+        if !BUCKET_RANGE.contains(&buckets) {
+            return Err(bad("bad output bucket count in checkpoint"));
         }
         let mut read_f32s = |n: usize| -> io::Result<Vec<f32>> {
             let mut bytes = vec![0u8; 4 * n];
@@ -304,8 +353,8 @@ impl Model {
         };
         let feature_weights = read_f32s(INPUTS * hidden)?;
         let feature_bias = read_f32s(hidden)?;
-        let output_weights = read_f32s(2 * hidden)?;
-        let output_bias = read_f32s(1)?[0];
+        let output_weights = read_f32s(2 * hidden * buckets)?;
+        let output_bias = read_f32s(buckets)?;
         Ok(Model {
             hidden,
             feature_weights,
@@ -316,7 +365,9 @@ impl Model {
     }
 }
 
-const CHECKPOINT_MAGIC: &[u8; 8] = b"KBZCKPT\0";
+const CHECKPOINT_MAGIC: &[u8; 8] = b"KBZCKPT2";
+/// Checkpoints from before output buckets: no bucket count, one output layer.
+const CHECKPOINT_MAGIC_ONE_BUCKET: &[u8; 8] = b"KBZCKPT\0";
 
 /// AdamW moments for every parameter, in the model's order.
 struct AdamW {
@@ -381,9 +432,7 @@ impl AdamW {
             OUTPUT_WEIGHT_LIMIT,
             weight_decay,
         );
-        let mut bias = [model.output_bias];
-        apply(&mut bias, &[grads.output_bias], f32::MAX, 0.0);
-        model.output_bias = bias[0];
+        apply(&mut model.output_bias, &grads.output_bias, f32::MAX, 0.0);
     }
 }
 
@@ -410,7 +459,7 @@ fn batch_gradients(
             .chunks(chunk)
             .map(|part| {
                 s.spawn(move || {
-                    let mut grads = Gradients::zeros(model.hidden);
+                    let mut grads = Gradients::zeros(model);
                     let mut scratch = [
                         vec![0.0; model.hidden],
                         vec![0.0; model.hidden],
@@ -423,7 +472,7 @@ fn batch_gradients(
                 })
             })
             .collect();
-        let mut total = Gradients::zeros(model.hidden);
+        let mut total = Gradients::zeros(model);
         for h in handles {
             total.add(&h.join().expect("training thread panicked"));
         }
@@ -477,8 +526,10 @@ pub fn train(
         records.extend(mirrored);
     }
     let mut order: Vec<u32> = (0..records.len() as u32).collect();
-    let parameters =
-        model.feature_weights.len() + model.feature_bias.len() + model.output_weights.len() + 1;
+    let parameters = model.feature_weights.len()
+        + model.feature_bias.len()
+        + model.output_weights.len()
+        + model.output_bias.len();
     let mut optimizer = AdamW::new(parameters);
     let batches_per_epoch = records.len().div_ceil(config.batch_size).max(1);
     let total_steps = (batches_per_epoch * config.epochs).max(1);
@@ -560,7 +611,7 @@ mod tests {
             threads: 2,
             ..TrainConfig::default()
         };
-        let mut model = Model::new(config.hidden, 3);
+        let mut model = Model::new(config.hidden, config.buckets, 3);
         let before = evaluate_loss(&model, &data, config.result_weight, 2);
         let mut last = None;
         train(
@@ -594,10 +645,18 @@ mod tests {
 
     #[test]
     fn checkpoints_round_trip() {
-        let model = Model::new(16, 9);
+        let model = Model::new(16, 4, 9);
         let mut bytes = Vec::new();
         model.save(&mut bytes).unwrap();
         assert_eq!(Model::load(&mut bytes.as_slice()).unwrap(), model);
+        // A checkpoint from before buckets loads as one bucket.
+        let single = Model::new(16, 1, 9);
+        let mut old = CHECKPOINT_MAGIC_ONE_BUCKET.to_vec();
+        old.extend_from_slice(&16u32.to_le_bytes());
+        let mut new = Vec::new();
+        single.save(&mut new).unwrap();
+        old.extend_from_slice(&new[16..]);
+        assert_eq!(Model::load(&mut old.as_slice()).unwrap(), single);
         assert!(Model::load(&mut &bytes[..20]).is_err());
         assert!(Model::load(&mut &b"garbage!garbage!"[..]).is_err());
     }
