@@ -9,7 +9,7 @@ use std::fmt::Write as _;
 use crate::chess::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
 };
-use crate::chess::{Bitboard, Color, File, Position, Role, Square};
+use crate::chess::{Bitboard, Color, File, Position, Rank, Role, Square};
 
 use super::S;
 use super::params::{self as p, Term};
@@ -164,10 +164,15 @@ fn piece_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) -> Att
     map
 }
 
-/// Our king's shelter: pawns in front of it on its file and the two beside it.
+/// Our king's shelter: pawns in front of it on its file and the two beside it, and enemy
+/// pawns storming those files; in the endgame, how far it is from its pawns.
 fn shelter_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) {
     let our_pawns = pos.pieces(us, Role::Pawn);
+    let their_pawns = pos.pieces(!us, Role::Pawn);
     let our_king = pos.king(us);
+    if let Some(nearest) = our_pawns.into_iter().map(|sq| sq.distance(our_king)).min() {
+        sum.add(us, p::KING_PAWN_DISTANCE, nearest as i32);
+    }
     if our_king.rank().relative(us).index() > 1 {
         return;
     }
@@ -190,6 +195,24 @@ fn shelter_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) {
             Some(2) => sum.add(us, p::PAWN_SHIELD_FAR, 1),
             Some(_) => {}
             None => sum.add(us, p::KING_OPEN_FILE, 1),
+        }
+        let storm = their_pawns & Bitboard::from_file(file) & ranks_ahead(us, our_king);
+        let closest = match us {
+            Color::White => storm.first(),
+            Color::Black => storm.last(),
+        };
+        if let Some(pawn) = closest {
+            let distance = pawn.rank().index().abs_diff(our_king.rank().index());
+            if distance <= 4 {
+                let blocked = pawn
+                    .offset(us.fold(-8, 8))
+                    .is_some_and(|sq| our_pawns.contains(sq));
+                sum.add(
+                    us,
+                    p::PAWN_STORM + 4 * usize::from(blocked) + distance - 1,
+                    1,
+                );
+            }
         }
     }
 }
@@ -237,6 +260,15 @@ fn pawn_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color, theirs:
         if (rook_attacks(sq, occ) & our_rooks & (file - ahead)).any() {
             sum.add(us, p::ROOK_BEHIND_PASSER, 1);
         }
+        if !pos.has_non_pawn_material(them) {
+            let promotion = Square::from_coords(sq.file(), Rank::Eighth.relative(us));
+            let pawn_moves = (7 - rank - usize::from(rank == 1)) as u32;
+            let tempo = u32::from(pos.turn() == them);
+            let path_clear = (occ & file & ahead).is_empty();
+            if path_clear && promotion.distance(their_king) > pawn_moves + tempo {
+                sum.add(us, p::UNSTOPPABLE_PASSER, 1);
+            }
+        }
         if rank >= 3 {
             let weight = rank as i32 - 2;
             let d_them = stop.distance(their_king) as i32;
@@ -256,7 +288,12 @@ fn minor_and_rook_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Colo
     if pos.pieces(us, Role::Bishop).more_than_one() {
         sum.add(us, p::BISHOP_PAIR, 1);
     }
+    let seventh = Bitboard::relative_rank(us, Rank::Seventh);
+    let their_king_home = Bitboard::relative_rank(us, Rank::Eighth).contains(pos.king(them));
     for sq in pos.pieces(us, Role::Rook) {
+        if seventh.contains(sq) && (their_king_home || (their_pawns & seventh).any()) {
+            sum.add(us, p::ROOK_ON_SEVENTH, 1);
+        }
         let file = Bitboard::from_file(sq.file());
         if (all_pawns & file).is_empty() {
             sum.add(us, p::ROOK_OPEN_FILE, 1);
@@ -269,6 +306,13 @@ fn minor_and_rook_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Colo
             && (our_pawns & pawn_attacks(them, sq)).any()
             && (their_pawns & adjacent_files(sq.file()) & ranks_ahead(us, sq)).is_empty()
     };
+    let minors = pos.pieces(us, Role::Knight) | pos.pieces(us, Role::Bishop);
+    let in_front = |sq: Square| sq.offset(us.fold(8, -8));
+    for sq in minors {
+        if in_front(sq).is_some_and(|f| our_pawns.contains(f)) {
+            sum.add(us, p::MINOR_BEHIND_PAWN, 1);
+        }
+    }
     for sq in pos.pieces(us, Role::Knight) {
         if outpost(sq) {
             sum.add(us, p::KNIGHT_OUTPOST, 1);
@@ -455,6 +499,13 @@ mod tests {
         assert!(
             eval("4k3/8/8/8/8/8/8/R3K3 w - - 90 100") < eval("4k3/8/8/8/8/8/8/R3K3 w - - 0 100")
         );
+    }
+
+    #[test]
+    fn a_passer_the_king_cannot_catch_is_nearly_a_queen() {
+        let runs = eval("7k/8/8/P7/8/8/8/6K1 w - - 0 1");
+        let caught = eval("1k6/8/8/P7/8/8/8/6K1 w - - 0 1");
+        assert!(runs > caught + 100, "{runs} vs {caught}");
     }
 
     #[test]

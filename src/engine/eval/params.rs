@@ -58,7 +58,20 @@ pub const PAWN_PUSH_THREAT: usize = HANGING + 1;
 /// Squares a piece could check the enemy king from without being taken, by role (knight to
 /// queen).
 pub const SAFE_CHECK: usize = PAWN_PUSH_THREAT + 1;
-pub const COUNT: usize = SAFE_CHECK + 4;
+/// An enemy pawn storming our king's file or the two beside it, by its distance in ranks to
+/// our king (1 to 4), first free, then blocked by our pawn.
+pub const PAWN_STORM: usize = SAFE_CHECK + 4;
+/// Squares next to the enemy king that we attack and they guard at most with king or queen.
+pub const KING_ZONE_WEAK: usize = PAWN_STORM + 8;
+/// A passer the enemy king cannot catch when the enemy has only pawns.
+pub const UNSTOPPABLE_PASSER: usize = KING_ZONE_WEAK + 1;
+/// Per square of distance from our king to our nearest pawn.
+pub const KING_PAWN_DISTANCE: usize = UNSTOPPABLE_PASSER + 1;
+/// A rook on the seventh rank with the enemy king on the eighth or enemy pawns on the seventh.
+pub const ROOK_ON_SEVENTH: usize = KING_PAWN_DISTANCE + 1;
+/// A knight or bishop right behind one of our pawns.
+pub const MINOR_BEHIND_PAWN: usize = ROOK_ON_SEVENTH + 1;
+pub const COUNT: usize = MINOR_BEHIND_PAWN + 1;
 
 /// The groups the UCI `eval` command shows.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -138,7 +151,7 @@ const fn section(name: &'static str, term: Term, start: usize, len: usize, row: 
 }
 
 /// Every section in table order, covering it exactly (a test checks).
-pub const SECTIONS: [Section; 38] = [
+pub const SECTIONS: [Section; 44] = [
     section("material: P N B R Q K", Term::Material, MATERIAL, 6, 6),
     section("pawn squares", Term::Material, PST, 64, 8),
     section("knight squares", Term::Material, PST + 64, 64, 8),
@@ -237,6 +250,30 @@ pub const SECTIONS: [Section; 38] = [
     section("hanging piece", Term::Threats, HANGING, 1, 1),
     section("pawn push threat", Term::Threats, PAWN_PUSH_THREAT, 1, 1),
     section("safe check: N B R Q", Term::KingAttack, SAFE_CHECK, 4, 4),
+    section(
+        "pawn storm: free, blocked by distance",
+        Term::KingShelter,
+        PAWN_STORM,
+        8,
+        4,
+    ),
+    section("weak king zone square", Term::KingAttack, KING_ZONE_WEAK, 1, 1),
+    section(
+        "unstoppable passer",
+        Term::PassedPawns,
+        UNSTOPPABLE_PASSER,
+        1,
+        1,
+    ),
+    section(
+        "king's distance to its pawns",
+        Term::Pawns,
+        KING_PAWN_DISTANCE,
+        1,
+        1,
+    ),
+    section("rook on seventh", Term::Pieces, ROOK_ON_SEVENTH, 1, 1),
+    section("minor behind pawn", Term::Pieces, MINOR_BEHIND_PAWN, 1, 1),
 ];
 
 /// The section holding `param`.
@@ -258,6 +295,6 @@ mod tests {
         }
         assert_eq!(next, COUNT);
         assert_eq!(section_of(PST + 65).name, "knight squares");
-        assert_eq!(section_of(COUNT - 1).name, "safe check: N B R Q");
+        assert_eq!(section_of(COUNT - 1).name, "minor behind pawn");
     }
 }

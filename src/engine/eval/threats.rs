@@ -94,4 +94,11 @@ pub(super) fn threat_terms<T: Trace>(
     for (i, squares) in checks.into_iter().enumerate() {
         sum.add(us, p::SAFE_CHECK + i, squares.count() as i32);
     }
+    // Squares by their king that only their king or queen guard, and not twice.
+    let guards = theirs.by_role[Role::Pawn.index()]
+        | theirs.by_role[Role::Knight.index()]
+        | theirs.by_role[Role::Bishop.index()]
+        | theirs.by_role[Role::Rook.index()];
+    let weak_zone = king_attacks(king) & (ours.all - guards - theirs.twice);
+    sum.add(us, p::KING_ZONE_WEAK, weak_zone.count() as i32);
 }
