@@ -1,8 +1,9 @@
-//! The hand-crafted evaluation: material and piece-square tables, mobility, pawn structure,
-//! passed pawns, king safety, bishop pair and rooks on open files, tapered by game phase. Its
-//! weights are one table (`weights.rs`, laid out by `params.rs`) that `kibitzer tune` fits to
-//! game results; every term goes through [`Trace`], which is how the tuner and the `eval`
-//! command see it.
+//! The hand-crafted evaluation: material and piece-square tables, mobility, king safety (attack
+//! units, safe checks, shelter and storms), pawn structure, passed pawns, threats (in
+//! `threats.rs`), outposts and rook placement, tapered by game phase and scaled down in drawish
+//! endings and towards the fifty-move draw. Its weights are one table (`weights.rs`, laid out
+//! by `params.rs`) that `kibitzer tune` fits to game results; every term goes through
+//! [`Trace`], which is how the tuner and the `eval` command see it.
 
 use std::fmt::Write as _;
 
