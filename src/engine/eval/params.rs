@@ -257,7 +257,13 @@ pub const SECTIONS: [Section; 44] = [
         8,
         4,
     ),
-    section("weak king zone square", Term::KingAttack, KING_ZONE_WEAK, 1, 1),
+    section(
+        "weak king zone square",
+        Term::KingAttack,
+        KING_ZONE_WEAK,
+        1,
+        1,
+    ),
     section(
         "unstoppable passer",
         Term::PassedPawns,
