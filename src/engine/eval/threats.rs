@@ -72,9 +72,8 @@ pub(super) fn threat_terms<T: Trace>(
     sum.add(us, p::HANGING, hanging.count() as i32);
 
     let empty = !pos.occupied();
-    let forward = |b: Bitboard| Bitboard(us.fold(b.0 << 8, b.0 >> 8));
-    let single = forward(pos.pieces(us, Role::Pawn)) & empty;
-    let double = forward(single & Bitboard::relative_rank(us, Rank::Third)) & empty;
+    let single = pos.pieces(us, Role::Pawn).shift_forward(us) & empty;
+    let double = (single & Bitboard::relative_rank(us, Rank::Third)).shift_forward(us) & empty;
     let safe = (!theirs.all | ours.all) - theirs.by_role[Role::Pawn.index()];
     let pushes = (single | double) & safe;
     let push_threats = pawn_attacks_all(pushes, us) & pieces;
