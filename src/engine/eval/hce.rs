@@ -227,6 +227,8 @@ fn pawn_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color, theirs:
     let our_rooks = pos.pieces(us, Role::Rook);
     let their_king = pos.king(them);
     let our_king = pos.king(us);
+    // Only then can a passer outrun the king alone.
+    let pawns_only_against = !pos.has_non_pawn_material(them);
     for sq in our_pawns {
         let file = Bitboard::from_file(sq.file());
         let beside = adjacent_files(sq.file());
@@ -261,7 +263,7 @@ fn pawn_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color, theirs:
         if (rook_attacks(sq, occ) & our_rooks & (file - ahead)).any() {
             sum.add(us, p::ROOK_BEHIND_PASSER, 1);
         }
-        if !pos.has_non_pawn_material(them) {
+        if pawns_only_against {
             let promotion = Square::from_coords(sq.file(), Rank::Eighth.relative(us));
             let pawn_moves = (7 - rank - usize::from(rank == 1)) as u32;
             let tempo = u32::from(pos.turn() == them);
@@ -307,14 +309,12 @@ fn minor_and_rook_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Colo
             && (our_pawns & pawn_attacks(them, sq)).any()
             && (their_pawns & adjacent_files(sq.file()) & ranks_ahead(us, sq)).is_empty()
     };
-    let minors = pos.pieces(us, Role::Knight) | pos.pieces(us, Role::Bishop);
-    let in_front = |sq: Square| sq.offset(us.fold(8, -8));
-    for sq in minors {
-        if in_front(sq).is_some_and(|f| our_pawns.contains(f)) {
-            sum.add(us, p::MINOR_BEHIND_PAWN, 1);
-        }
-    }
-    for sq in pos.pieces(us, Role::Knight) {
+    let knights = pos.pieces(us, Role::Knight);
+    let minors = knights | pos.pieces(us, Role::Bishop);
+    // A minor right behind one of our pawns: our pawns seen one rank back.
+    let behind_pawns = minors & our_pawns.shift_forward(them);
+    sum.add(us, p::MINOR_BEHIND_PAWN, behind_pawns.count() as i32);
+    for sq in knights {
         if outpost(sq) {
             sum.add(us, p::KNIGHT_OUTPOST, 1);
         }
