@@ -119,9 +119,9 @@ impl MovePicker {
     }
 
     /// The next move to search. With `skip_quiets`, quiet moves not yet returned are dropped
-    /// (late-move pruning); captures still follow.
+    /// unless they give check (late-move and futility pruning must not hide a mating attack);
+    /// captures still follow.
     pub fn next(&mut self, pos: &Position, history: &History, skip_quiets: bool) -> Option<Move> {
-        let skip_quiets = skip_quiets || self.captures_only;
         loop {
             match self.stage {
                 Stage::TtMove => {
@@ -130,7 +130,7 @@ impl MovePicker {
                         let legal = if tt.is_noisy() {
                             self.gen_noisy(pos);
                             self.noisy.contains(tt)
-                        } else if !skip_quiets {
+                        } else if !self.captures_only {
                             self.gen_quiet(pos);
                             self.quiet.contains(tt)
                         } else {
@@ -187,20 +187,20 @@ impl MovePicker {
                         Stage::Killer2 => Stage::Counter,
                         _ => Stage::GenQuiet,
                     };
-                    if skip_quiets || dup {
+                    if self.captures_only || dup {
                         continue;
                     }
                     if let Some(m) =
                         candidate.filter(|&m| Some(m) != self.ctx.tt_move && !m.is_noisy())
                     {
                         self.gen_quiet(pos);
-                        if self.quiet.contains(m) {
+                        if self.quiet.contains(m) && (!skip_quiets || pos.gives_check(m)) {
                             return Some(m);
                         }
                     }
                 }
                 Stage::GenQuiet => {
-                    if skip_quiets {
+                    if self.captures_only {
                         self.stage = Stage::BadNoisy;
                         continue;
                     }
@@ -217,14 +217,14 @@ impl MovePicker {
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet => {
-                    if skip_quiets || self.quiet_next >= self.quiet.len() {
+                    if self.captures_only || self.quiet_next >= self.quiet.len() {
                         self.stage = Stage::BadNoisy;
                         continue;
                     }
                     select_best(&mut self.quiet, &mut self.quiet_scores, self.quiet_next);
                     let m = self.quiet[self.quiet_next];
                     self.quiet_next += 1;
-                    if !self.is_special(m) {
+                    if !self.is_special(m) && (!skip_quiets || pos.gives_check(m)) {
                         return Some(m);
                     }
                 }
@@ -297,6 +297,32 @@ mod tests {
         let moves = all(&pos, Context::default());
         assert_eq!(pos.uci(moves[0]), "c4b5", "queen before rook");
         assert_eq!(pos.uci(moves[1]), "c4d5");
+    }
+
+    #[test]
+    fn skipped_quiets_still_include_checks() {
+        // After the first capture, quiets are skipped: the other capture comes, and of the quiet
+        // moves the checks alone, the killer's among them.
+        let pos = Position::from_fen("4k3/8/8/3p4/8/2N5/8/3QK3 w - - 0 1").unwrap();
+        let killer = pos.parse_uci("d1e2").unwrap();
+        let mut picker = MovePicker::new(Context {
+            killers: [Some(killer), None],
+            ..Context::default()
+        });
+        let h = History::default();
+        let first = picker.next(&pos, &h, false).unwrap();
+        assert_eq!(pos.uci(first), "c3d5");
+        let rest: Vec<_> = std::iter::from_fn(|| picker.next(&pos, &h, true)).collect();
+        assert!(rest.contains(&pos.parse_uci("d1d5").unwrap()));
+        let quiets: Vec<_> = rest.iter().filter(|m| !m.is_noisy()).collect();
+        assert!(quiets.iter().all(|&&m| pos.gives_check(m)), "only checks");
+        assert!(quiets.contains(&&killer));
+        let checks = pos
+            .legal_moves()
+            .iter()
+            .filter(|&&m| !m.is_noisy() && pos.gives_check(m))
+            .count();
+        assert_eq!(quiets.len(), checks);
     }
 
     #[test]
