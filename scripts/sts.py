@@ -40,16 +40,18 @@ def main():
     count = collections.Counter()
     names = {}
     start = time.time()
-    for n, line in enumerate(l for l in lines if l):
+    for n, line in enumerate(lines, 1):
+        if not line:
+            continue
         try:
             board, ops = chess.Board.from_epd(line)
         except ValueError as e:
-            print(f"skipping line {n + 1}: {e}", file=sys.stderr)
+            print(f"{args.epd}: skipping line {n}: {e}", file=sys.stderr)
             continue
         # "STS(v3.0) Knight Outposts/Repositioning/Centralization.042": the version names the
         # theme (one position spells the name differently).
-        ident = ops.get("id", "?")
-        theme = names.setdefault(ident.split(")")[0], ident.split(")")[-1].strip().rsplit(".", 1)[0])
+        version, _, name = ops.get("id", "?").partition(")")
+        theme = names.setdefault(version, name.strip().rsplit(".", 1)[0])
         engine.protocol.send_line("ucinewgame")
         result = engine.play(board, chess.engine.Limit(time=args.time))
         score[theme] += points(ops).get(result.move.uci(), 0)
