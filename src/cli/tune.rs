@@ -39,6 +39,11 @@ pub struct TuneArgs {
     /// mobility, king-attack, king-shelter, pawns, passed-pawns, pieces.
     #[arg(long, value_delimiter = ',', value_parser = parse_term)]
     fixed: Vec<Term>,
+    /// How much of each position's target is its search score (mapped to an expected result
+    /// on the fitted scale) rather than its game's result, 0 to 1. The fit is still measured
+    /// against results on the held-out positions.
+    #[arg(long, default_value_t = 0.0)]
+    score_weight: f64,
     /// Threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -47,6 +52,12 @@ pub struct TuneArgs {
 }
 
 pub fn run(args: TuneArgs) -> anyhow::Result<()> {
+    if !(0.0..=1.0).contains(&args.score_weight) {
+        bail!(
+            "--score-weight {} is outside 0 to 1 (the share of a target taken from the search score)",
+            args.score_weight
+        );
+    }
     let mut records = super::read_training_data(&args.data)?;
     let held_out = (args.validation.clamp(0.0, 0.5) * records.len() as f64) as usize;
     let held_out = records.split_off(records.len() - held_out);
@@ -59,7 +70,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
         let mut data = Dataset::default();
         for record in records {
             match record.to_position() {
-                Ok(pos) => data.push(&pos, record.result.score()),
+                Ok(pos) => data.push(&pos, record.result.score(), Some(record.white_score)),
                 Err(_) => unusable += 1,
             }
         }
@@ -94,6 +105,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
         lr: args.lr,
         prior: args.prior,
         fixed: args.fixed,
+        score_weight: args.score_weight,
         threads,
     };
     let tuned = tune(&train, &validation, &config, |p| {

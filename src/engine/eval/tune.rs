@@ -28,6 +28,8 @@ struct Entry {
     offset: f32,
     /// The game's result for White: 1, 0.5 or 0.
     result: f32,
+    /// The search's score for White in centipawns, NaN where unknown.
+    score: f32,
 }
 
 /// Positions ready for tuning.
@@ -50,8 +52,9 @@ impl Trace for Counts {
 }
 
 impl Dataset {
-    /// Adds `pos`, from a game White scored `result` in (1, 0.5 or 0).
-    pub fn push(&mut self, pos: &Position, result: f32) {
+    /// Adds `pos`, from a game White scored `result` in (1, 0.5 or 0), with the search's
+    /// score for White where there is one.
+    pub fn push(&mut self, pos: &Position, result: f32, white_score: Option<i16>) {
         let mut counts = Counts(Vec::with_capacity(96));
         let tapered = hce::tapered(pos, &WEIGHTS, &mut counts);
         counts.0.sort_unstable_by_key(|&(param, _)| param);
@@ -78,6 +81,7 @@ impl Dataset {
             eg: (1.0 - phase) * tapered.eg_scale as f32 / 4.0,
             offset: pos.turn().fold(TEMPO, -TEMPO) as f32,
             result,
+            score: white_score.map_or(f32::NAN, f32::from),
         });
     }
 
@@ -100,9 +104,26 @@ impl Dataset {
         f64::from(e.offset) + mg * f64::from(e.mg) + eg * f64::from(e.eg)
     }
 
-    /// The mean squared error of `sigmoid(k * eval)` against the results, and its gradient
-    /// when asked for, over `threads` threads.
-    fn loss(&self, weights: &[[f64; 2]], k: f64, threads: usize, gradient: bool) -> (f64, Floats) {
+    /// What entry `e` should predict: its result, with `score_weight` of it replaced by the
+    /// search score's expectation where the entry has one.
+    fn target(e: &Entry, k: f64, score_weight: f64) -> f64 {
+        let result = f64::from(e.result);
+        if score_weight == 0.0 || e.score.is_nan() {
+            return result;
+        }
+        (1.0 - score_weight) * result + score_weight * sigmoid(k * f64::from(e.score))
+    }
+
+    /// The mean squared error of `sigmoid(k * eval)` against the targets (see [`Self::target`]),
+    /// and its gradient when asked for, over `threads` threads.
+    fn loss(
+        &self,
+        weights: &[[f64; 2]],
+        k: f64,
+        score_weight: f64,
+        threads: usize,
+        gradient: bool,
+    ) -> (f64, Floats) {
         let chunk = self.entries.len().div_ceil(threads.max(1)).max(1);
         let parts: Vec<(f64, Floats)> = std::thread::scope(|s| {
             let handles: Vec<_> = self
@@ -118,7 +139,7 @@ impl Dataset {
                         };
                         for e in entries {
                             let p = sigmoid(k * self.evaluate(e, weights));
-                            let err = p - f64::from(e.result);
+                            let err = p - Self::target(e, k, score_weight);
                             sum += err * err;
                             if gradient {
                                 let d = 2.0 * err * p * (1.0 - p) * k;
@@ -178,6 +199,9 @@ pub struct TuneConfig {
     pub prior: f64,
     /// Terms whose weights stay as they are.
     pub fixed: Vec<Term>,
+    /// How much of each training target is the search's score rather than the game's result
+    /// (0 to 1). Validation is always against results.
+    pub score_weight: f64,
     pub threads: usize,
 }
 
@@ -208,9 +232,10 @@ pub fn tune(
     let start_weights = floats(&WEIGHTS);
     let mut weights = start_weights.clone();
     let k = fit_k(train, &weights, config.threads);
+    let blend = config.score_weight.clamp(0.0, 1.0);
     let start = (
-        train.loss(&weights, k, config.threads, false).0,
-        validation.loss(&weights, k, config.threads, false).0,
+        train.loss(&weights, k, blend, config.threads, false).0,
+        validation.loss(&weights, k, 0.0, config.threads, false).0,
     );
 
     let (beta1, beta2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
@@ -220,7 +245,7 @@ pub fn tune(
     let mut m = vec![[0.0f64; 2]; COUNT];
     let mut v = vec![[0.0f64; 2]; COUNT];
     for iteration in 1..=config.iterations {
-        let (train_loss, mut grad) = train.loss(&weights, k, config.threads, true);
+        let (train_loss, mut grad) = train.loss(&weights, k, blend, config.threads, true);
         for ((g, w), w0) in grad.iter_mut().zip(&weights).zip(&start_weights) {
             for j in 0..2 {
                 g[j] += 2.0 * config.prior * (w[j] - w0[j]) / 1e4;
@@ -253,17 +278,20 @@ pub fn tune(
     Tuned {
         weights: tuned,
         k,
-        train_loss: (start.0, train.loss(&rounded, k, config.threads, false).0),
+        train_loss: (
+            start.0,
+            train.loss(&rounded, k, blend, config.threads, false).0,
+        ),
         validation_loss: (
             start.1,
-            validation.loss(&rounded, k, config.threads, false).0,
+            validation.loss(&rounded, k, 0.0, config.threads, false).0,
         ),
     }
 }
 
 /// The `k` that makes the starting weights fit best (golden-section search).
 fn fit_k(data: &Dataset, weights: &[[f64; 2]], threads: usize) -> f64 {
-    let loss = |k: f64| data.loss(weights, k, threads, false).0;
+    let loss = |k: f64| data.loss(weights, k, 0.0, threads, false).0;
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     let (mut lo, mut hi) = (1e-4, 0.05);
     for _ in 0..40 {
@@ -360,7 +388,7 @@ mod tests {
         let weights = floats(&WEIGHTS);
         for fen in fens {
             let pos = Position::from_fen(fen).unwrap();
-            data.push(&pos, 0.5);
+            data.push(&pos, 0.5, None);
             let entry = data.entries.last().unwrap();
             let white = data.evaluate(entry, &weights);
             let engine = super::super::HandCrafted.evaluate(&pos);
@@ -374,6 +402,18 @@ mod tests {
     }
 
     #[test]
+    fn targets_blend_the_result_with_the_search_score() {
+        let mut data = Dataset::default();
+        data.push(&Position::startpos(), 1.0, Some(0));
+        data.push(&Position::startpos(), 0.0, None);
+        let (scored, unscored) = (&data.entries[0], &data.entries[1]);
+        assert_eq!(Dataset::target(scored, 0.01, 0.0), 1.0);
+        // Half the result (1) and half the expectation of a level score (0.5).
+        assert!((Dataset::target(scored, 0.01, 0.5) - 0.75).abs() < 1e-9);
+        assert_eq!(Dataset::target(unscored, 0.01, 0.5), 0.0);
+    }
+
+    #[test]
     fn tuning_lowers_the_loss_and_keeps_evaluations_when_normalising() {
         // Positions where White is a knight up and wins, a knight down and loses.
         let mut train = Dataset::default();
@@ -382,13 +422,14 @@ mod tests {
             ("1n2k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", 0.0),
             ("4k3/pppp4/8/8/8/8/PPPP4/4K3 w - - 0 1", 0.5),
         ] {
-            train.push(&Position::from_fen(fen).unwrap(), result);
+            train.push(&Position::from_fen(fen).unwrap(), result, None);
         }
         let config = TuneConfig {
             iterations: 30,
             lr: 2.0,
             prior: 0.0,
             fixed: vec![Term::Pawns],
+            score_weight: 0.0,
             threads: 2,
         };
         let mut last = f64::INFINITY;
