@@ -34,11 +34,11 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.001)]
     lr: f32,
     /// Weight of the game result in the target; the rest is the search score.
-    #[arg(long, default_value_t = 0.3)]
-    result_weight: f32,
+    #[arg(long, default_value_t = 0.3, value_parser = super::parse_share)]
+    result_weight: f64,
     /// Share of positions held out for validation: the last ones (the latest games).
-    #[arg(long, default_value_t = 0.02)]
-    validation: f32,
+    #[arg(long, default_value_t = 0.02, value_parser = super::parse_held_out_share)]
+    validation: f64,
     #[arg(long, default_value_t = 0.01)]
     weight_decay: f32,
     /// Do not add each position with the a- and h-files swapped.
@@ -82,7 +82,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     }
     let records = super::read_training_data(&args.data)?;
     // The held-out positions are the data's last ones; a sample of them fits the output scale.
-    let held_out = (records.len() as f32 * args.validation.clamp(0.0, 0.5)) as usize;
+    let held_out = (records.len() as f64 * args.validation) as usize;
     let scale_positions = if args.no_fit_scale {
         Vec::new()
     } else {
@@ -130,8 +130,8 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         epochs: args.epochs,
         batch_size: args.batch.max(1),
         lr: args.lr,
-        result_weight: args.result_weight.clamp(0.0, 1.0),
-        validation_fraction: args.validation.clamp(0.0, 0.5),
+        result_weight: args.result_weight as f32,
+        validation_fraction: args.validation as f32,
         weight_decay: args.weight_decay,
         mirror: !args.no_mirror,
         threads: args

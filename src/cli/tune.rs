@@ -33,7 +33,7 @@ pub struct TuneArgs {
     prior: f64,
     /// Share of positions held out to measure the fit: the last ones in the files, so that
     /// they come from games the tuning never saw.
-    #[arg(long, default_value_t = 0.05)]
+    #[arg(long, default_value_t = 0.05, value_parser = super::parse_held_out_share)]
     validation: f64,
     /// Terms to leave as they are, comma-separated: material (with the piece-square tables),
     /// mobility, king-attack, king-shelter, pawns, passed-pawns, pieces.
@@ -42,7 +42,7 @@ pub struct TuneArgs {
     /// How much of each position's target is its search score (mapped to an expected result
     /// on the fitted scale) rather than its game's result, 0 to 1. The fit is still measured
     /// against results on the held-out positions.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, value_parser = super::parse_share)]
     score_weight: f64,
     /// Threads (default: all cores).
     #[arg(long)]
@@ -52,14 +52,8 @@ pub struct TuneArgs {
 }
 
 pub fn run(args: TuneArgs) -> anyhow::Result<()> {
-    if !(0.0..=1.0).contains(&args.score_weight) {
-        bail!(
-            "--score-weight {} is outside 0 to 1 (the share of a target taken from the search score)",
-            args.score_weight
-        );
-    }
     let mut records = super::read_training_data(&args.data)?;
-    let held_out = (args.validation.clamp(0.0, 0.5) * records.len() as f64) as usize;
+    let held_out = (args.validation * records.len() as f64) as usize;
     let held_out = records.split_off(records.len() - held_out);
     let mut rng = Rng::new(args.seed);
     rng.shuffle(&mut records);
