@@ -14,6 +14,7 @@ use crate::chess::{Bitboard, Color, File, Position, Rank, Role, Square};
 
 use super::S;
 use super::params::{self as p, Term};
+use super::pawn_cache::PawnCache;
 use super::threats::{self, AttackMap};
 use super::weights::WEIGHTS;
 
@@ -218,17 +219,16 @@ fn shelter_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) {
     }
 }
 
-/// Pawn structure and passed pawns; `theirs` is where the enemy attacks.
-fn pawn_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color, theirs: &AttackMap) {
+/// Pawn structure, and passed pawns by rank and by the kings' distances to their stop squares:
+/// the pawn terms that read nothing but pawns and kings. Returns our passed pawns.
+fn pawn_structure_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) -> Bitboard {
     let them = !us;
-    let occ = pos.occupied();
     let our_pawns = pos.pieces(us, Role::Pawn);
     let their_pawns = pos.pieces(them, Role::Pawn);
-    let our_rooks = pos.pieces(us, Role::Rook);
+    let their_pawn_attacks = pawn_attacks_all(their_pawns, them);
     let their_king = pos.king(them);
     let our_king = pos.king(us);
-    // Only then can a passer outrun the king alone.
-    let pawns_only_against = !pos.has_non_pawn_material(them);
+    let mut passers = Bitboard::EMPTY;
     for sq in our_pawns {
         let file = Bitboard::from_file(sq.file());
         let beside = adjacent_files(sq.file());
@@ -241,7 +241,7 @@ fn pawn_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color, theirs:
         if (our_pawns & beside).is_empty() {
             sum.add(us, p::ISOLATED_PAWN, 1);
         } else if (our_pawns & (beside - ahead)).is_empty()
-            && stop.is_some_and(|stop| theirs.by_role[Role::Pawn.index()].contains(stop))
+            && stop.is_some_and(|stop| their_pawn_attacks.contains(stop))
         {
             sum.add(us, p::BACKWARD_PAWN, 1);
         }
@@ -255,8 +255,43 @@ fn pawn_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color, theirs:
         if (their_pawns & span).any() || (our_pawns & file & ahead).any() {
             continue;
         }
+        passers = passers.with(sq);
         sum.add(us, p::PASSED_PAWN + rank, 1);
-        let Some(stop) = stop else { continue };
+        if let Some(stop) = stop
+            && rank >= 3
+        {
+            let weight = rank as i32 - 2;
+            let d_them = stop.distance(their_king) as i32;
+            let d_us = stop.distance(our_king) as i32;
+            sum.add(us, p::PASSER_THEIR_KING, d_them * weight);
+            sum.add(us, p::PASSER_OUR_KING, d_us * weight);
+        }
+    }
+    passers
+}
+
+/// Passed pawns against the pieces: a free stop square, a rook behind, a race the lone king
+/// cannot win. `theirs` is where the enemy attacks.
+fn passer_piece_terms<T: Trace>(
+    sum: &mut Sum<'_, T>,
+    pos: &Position,
+    us: Color,
+    passers: Bitboard,
+    theirs: &AttackMap,
+) {
+    let them = !us;
+    let occ = pos.occupied();
+    let our_rooks = pos.pieces(us, Role::Rook);
+    let their_king = pos.king(them);
+    // Only then can a passer outrun the king alone.
+    let pawns_only_against = !pos.has_non_pawn_material(them);
+    for sq in passers {
+        let file = Bitboard::from_file(sq.file());
+        let ahead = ranks_ahead(us, sq);
+        let rank = sq.rank().relative(us).index();
+        let Some(stop) = sq.offset(us.fold(8, -8)) else {
+            continue;
+        };
         if !occ.contains(stop) && !theirs.all.contains(stop) {
             sum.add(us, p::PASSER_FREE + rank, 1);
         }
@@ -272,14 +307,16 @@ fn pawn_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color, theirs:
                 sum.add(us, p::UNSTOPPABLE_PASSER, 1);
             }
         }
-        if rank >= 3 {
-            let weight = rank as i32 - 2;
-            let d_them = stop.distance(their_king) as i32;
-            let d_us = stop.distance(our_king) as i32;
-            sum.add(us, p::PASSER_THEIR_KING, d_them * weight);
-            sum.add(us, p::PASSER_OUR_KING, d_us * weight);
-        }
     }
+}
+
+/// Every term that reads nothing but the pawns and the kings (king shelter, pawn structure,
+/// passers by rank and king distance), which [`PawnCache`] keeps; returns each side's passers.
+fn pawn_king_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position) -> [Bitboard; 2] {
+    Color::ALL.map(|us| {
+        shelter_terms(sum, pos, us);
+        pawn_structure_terms(sum, pos, us)
+    })
 }
 
 /// Bishop pair, rooks on open files, outposts and bishops hemmed in by their own pawns.
@@ -354,17 +391,48 @@ pub fn tapered<T: Trace>(pos: &Position, weights: &[S; p::COUNT], trace: &mut T)
         trace,
         total: S::ZERO,
     };
+    let passers = pawn_king_terms(&mut sum, pos);
+    piece_dependent_terms(sum, pos, passers)
+}
+
+/// [`tapered`] with the compiled weights and no trace, the pawn and king terms read from
+/// `cache` where it holds them.
+fn tapered_cached(pos: &Position, cache: &mut PawnCache) -> Tapered {
+    let (pawn_king_total, passers) = cache.get_or_insert_with(pos, || {
+        let mut sum = Sum {
+            weights: &WEIGHTS,
+            trace: &mut (),
+            total: S::ZERO,
+        };
+        let passers = pawn_king_terms(&mut sum, pos);
+        (sum.total, passers)
+    });
+    let sum = Sum {
+        weights: &WEIGHTS,
+        trace: &mut (),
+        total: pawn_king_total,
+    };
+    piece_dependent_terms(sum, pos, passers)
+}
+
+/// The terms that need the pieces, added to `sum`, which already holds the pawn and king
+/// terms; then the phase and the endgame scale.
+fn piece_dependent_terms<T: Trace>(
+    mut sum: Sum<'_, T>,
+    pos: &Position,
+    passers: [Bitboard; 2],
+) -> Tapered {
     let maps = [
         piece_terms(&mut sum, pos, Color::White),
         piece_terms(&mut sum, pos, Color::Black),
     ];
     for us in Color::ALL {
         let (ours, theirs) = (&maps[us.index()], &maps[(!us).index()]);
-        shelter_terms(&mut sum, pos, us);
-        pawn_terms(&mut sum, pos, us, theirs);
+        passer_piece_terms(&mut sum, pos, us, passers[us.index()], theirs);
         minor_and_rook_terms(&mut sum, pos, us);
         threats::threat_terms(&mut sum, pos, us, ours, theirs);
     }
+    let weights = sum.weights;
     let total = sum.total;
     let strong = if total.1 >= 0 {
         Color::White
@@ -399,6 +467,13 @@ fn opposite_bishops_only(pos: &Position) -> bool {
         && ((white | black) & Bitboard::DARK_SQUARES).count() == 1
 }
 
+fn side_to_move_value(pos: &Position, tapered: &Tapered) -> i32 {
+    let white = tapered.blend();
+    // Closer to a fifty-move draw, an edge is worth less.
+    let white = white * (200 - pos.halfmoves().min(100) as i32) / 200;
+    pos.turn().fold(white, -white) + TEMPO
+}
+
 /// Sums the terms by [`Term`] for each side, for the `eval` command.
 struct TermTrace {
     white: [S; Term::ALL.len()],
@@ -416,10 +491,12 @@ impl Trace for TermTrace {
 impl HandCrafted {
     /// The position's value in centipawns from the side to move's point of view.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let white = tapered(pos, &WEIGHTS, &mut ()).blend();
-        // Closer to a fifty-move draw, an edge is worth less.
-        let white = white * (200 - pos.halfmoves().min(100) as i32) / 200;
-        pos.turn().fold(white, -white) + TEMPO
+        side_to_move_value(pos, &tapered(pos, &WEIGHTS, &mut ()))
+    }
+
+    /// [`Self::evaluate`], with the pawn and king terms kept in `cache` (the same value).
+    pub fn evaluate_cached(&self, pos: &Position, cache: &mut PawnCache) -> i32 {
+        side_to_move_value(pos, &tapered_cached(pos, cache))
     }
 
     /// Every term for both sides (the UCI `eval` command).

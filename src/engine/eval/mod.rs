@@ -4,6 +4,7 @@
 
 mod hce;
 pub mod params;
+mod pawn_cache;
 mod threats;
 pub mod tune;
 mod weights;
@@ -19,6 +20,7 @@ use super::nnue::{Network, NetworkFileError, NnueState};
 use super::score::MAX_PLY;
 
 pub use hce::HandCrafted;
+pub use pawn_cache::PawnCache;
 
 /// The network shipped inside the binary (see NETWORKS.md).
 static EMBEDDED_NETWORK: LazyLock<Arc<Network>> = LazyLock::new(|| {
@@ -153,6 +155,7 @@ impl fmt::Display for Evaluation {
 pub struct ThreadEval {
     evaluation: Evaluation,
     nnue: Option<NnueState>,
+    pawns: PawnCache,
 }
 
 impl ThreadEval {
@@ -165,6 +168,7 @@ impl ThreadEval {
         ThreadEval {
             evaluation: evaluation.clone(),
             nnue,
+            pawns: PawnCache::default(),
         }
     }
 
@@ -206,10 +210,10 @@ impl ThreadEval {
     /// The current position's value for the side to move; `pos` is the position after every
     /// move pushed so far.
     #[inline]
-    pub fn evaluate(&self, pos: &Position) -> i32 {
+    pub fn evaluate(&mut self, pos: &Position) -> i32 {
         match (&self.nnue, &self.evaluation) {
             (Some(state), Evaluation::Nnue { network, .. }) => state.evaluate(network, pos),
-            _ => HandCrafted.evaluate(pos),
+            _ => HandCrafted.evaluate_cached(pos, &mut self.pawns),
         }
     }
 }
