@@ -15,6 +15,8 @@ pub mod perft;
 mod polyglot_keys;
 pub mod position;
 pub mod san;
+#[cfg(test)]
+pub mod testing;
 pub mod types;
 pub mod uci;
 pub mod zobrist;

@@ -66,6 +66,7 @@ impl PawnCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::testing::random_game;
     use crate::engine::eval::HandCrafted;
 
     #[test]
@@ -80,16 +81,8 @@ mod tests {
         ];
         for _game in 0..20 {
             for fen in starts {
-                let mut pos = Position::from_fen(fen).unwrap();
-                for _ply in 0..300 {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    pos.play_unchecked(moves[(seed >> 33) as usize % moves.len()]);
+                for (mut pos, m) in random_game(fen, 300, &mut seed) {
+                    pos.play_unchecked(m);
                     assert_eq!(
                         HandCrafted.evaluate_cached(&pos, &mut cache),
                         HandCrafted.evaluate(&pos),

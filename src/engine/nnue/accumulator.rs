@@ -159,6 +159,7 @@ impl NnueState {
 mod tests {
     use super::super::network::INPUTS;
     use super::*;
+    use crate::chess::testing::random_game;
 
     /// A deterministic pseudo-random network: the update logic, not the values, is under test.
     fn random_net(hidden: usize, buckets: usize) -> Network {
@@ -195,17 +196,8 @@ mod tests {
         ];
         for _game in 0..20 {
             for fen in starts {
-                let mut pos = Position::from_fen(fen).unwrap();
-                state.refresh(net, &pos);
-                for _ply in 0..400 {
-                    let moves = pos.legal_moves();
-                    if moves.is_empty() {
-                        break;
-                    }
-                    seed = seed
-                        .wrapping_mul(6364136223846793005)
-                        .wrapping_add(1442695040888963407);
-                    let m = moves[(seed >> 33) as usize % moves.len()];
+                state.refresh(net, &Position::from_fen(fen).unwrap());
+                for (mut pos, m) in random_game(fen, 400, &mut seed) {
                     state.push_move(net, &pos, m);
                     pos.play_unchecked(m);
                     assert_eq!(
