@@ -2,7 +2,8 @@
 //! evaluation reports each feature through [`Trace`]), so a position is reduced once to its
 //! feature counts, phase and scale. Full-batch Adam then fits the weights so that
 //! `sigmoid(k * eval)` predicts the game's result (or a blend of it with the search's score),
-//! with `k` first fitted to the starting weights. [`weights_source`] writes the result back as `weights.rs`.
+//! with `k` first fitted to the starting weights. [`weights_source`] writes the result back as
+//! `weights.rs`.
 
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -199,8 +200,8 @@ pub struct TuneConfig {
     pub prior: f64,
     /// Terms whose weights stay as they are.
     pub fixed: Vec<Term>,
-    /// How much of each training target is the search's score rather than the game's result
-    /// (0 to 1). Validation is always against results.
+    /// How much of each training target is the search's score rather than the game's result,
+    /// 0 to 1 (the CLI refuses anything else). Validation is always against results.
     pub score_weight: f64,
     pub threads: usize,
 }
@@ -232,9 +233,10 @@ pub fn tune(
     let start_weights = floats(&WEIGHTS);
     let mut weights = start_weights.clone();
     let k = fit_k(train, &weights, config.threads);
-    let blend = config.score_weight.clamp(0.0, 1.0);
     let start = (
-        train.loss(&weights, k, blend, config.threads, false).0,
+        train
+            .loss(&weights, k, config.score_weight, config.threads, false)
+            .0,
         validation.loss(&weights, k, 0.0, config.threads, false).0,
     );
 
@@ -245,7 +247,8 @@ pub fn tune(
     let mut m = vec![[0.0f64; 2]; COUNT];
     let mut v = vec![[0.0f64; 2]; COUNT];
     for iteration in 1..=config.iterations {
-        let (train_loss, mut grad) = train.loss(&weights, k, blend, config.threads, true);
+        let (train_loss, mut grad) =
+            train.loss(&weights, k, config.score_weight, config.threads, true);
         for ((g, w), w0) in grad.iter_mut().zip(&weights).zip(&start_weights) {
             for j in 0..2 {
                 g[j] += 2.0 * config.prior * (w[j] - w0[j]) / 1e4;
@@ -280,7 +283,9 @@ pub fn tune(
         k,
         train_loss: (
             start.0,
-            train.loss(&rounded, k, blend, config.threads, false).0,
+            train
+                .loss(&rounded, k, config.score_weight, config.threads, false)
+                .0,
         ),
         validation_loss: (
             start.1,
