@@ -27,7 +27,7 @@ pub fn parse_evaluation(arg: &str) -> Result<Evaluation, String> {
     }
 }
 
-/// A share from 0 to 1 (`--score-weight`, `--result-weight`).
+/// A share from 0 to 1 (`--result-weight`).
 pub fn parse_share(arg: &str) -> Result<f64, String> {
     parse_share_up_to(arg, 1.0)
 }

@@ -39,11 +39,11 @@ pub struct TuneArgs {
     /// mobility, king-attack, king-shelter, pawns, passed-pawns, pieces.
     #[arg(long, value_delimiter = ',', value_parser = parse_term)]
     fixed: Vec<Term>,
-    /// How much of each position's target is its search score (mapped to an expected result
-    /// on the fitted scale) rather than its game's result, 0 to 1. The fit is still measured
-    /// against results on the held-out positions.
-    #[arg(long, default_value_t = 0.0, value_parser = super::parse_share)]
-    score_weight: f64,
+    /// How much of each position's target is its game's result rather than its search score
+    /// (mapped to an expected result on the fitted scale), 0 to 1, as in `train`. The fit is
+    /// still measured against results on the held-out positions.
+    #[arg(long, default_value_t = 1.0, value_parser = super::parse_share)]
+    result_weight: f64,
     /// Threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -99,7 +99,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
         lr: args.lr,
         prior: args.prior,
         fixed: args.fixed,
-        score_weight: args.score_weight,
+        result_weight: args.result_weight,
         threads,
     };
     let tuned = tune(&train, &validation, &config, |p| {

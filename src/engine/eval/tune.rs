@@ -105,14 +105,14 @@ impl Dataset {
         f64::from(e.offset) + mg * f64::from(e.mg) + eg * f64::from(e.eg)
     }
 
-    /// What entry `e` should predict: its result, with `score_weight` of it replaced by the
-    /// search score's expectation where the entry has one.
-    fn target(e: &Entry, k: f64, score_weight: f64) -> f64 {
+    /// What entry `e` should predict: `result_weight` parts its game's result and the rest its
+    /// search score's expectation (all result where the entry has no score).
+    fn target(e: &Entry, k: f64, result_weight: f64) -> f64 {
         let result = f64::from(e.result);
-        if score_weight == 0.0 || e.score.is_nan() {
+        if result_weight == 1.0 || e.score.is_nan() {
             return result;
         }
-        (1.0 - score_weight) * result + score_weight * sigmoid(k * f64::from(e.score))
+        result_weight * result + (1.0 - result_weight) * sigmoid(k * f64::from(e.score))
     }
 
     /// The mean squared error of `sigmoid(k * eval)` against the targets (see [`Self::target`]),
@@ -121,7 +121,7 @@ impl Dataset {
         &self,
         weights: &[[f64; 2]],
         k: f64,
-        score_weight: f64,
+        result_weight: f64,
         threads: usize,
         gradient: bool,
     ) -> (f64, Floats) {
@@ -140,7 +140,7 @@ impl Dataset {
                         };
                         for e in entries {
                             let p = sigmoid(k * self.evaluate(e, weights));
-                            let err = p - Self::target(e, k, score_weight);
+                            let err = p - Self::target(e, k, result_weight);
                             sum += err * err;
                             if gradient {
                                 let d = 2.0 * err * p * (1.0 - p) * k;
@@ -200,9 +200,10 @@ pub struct TuneConfig {
     pub prior: f64,
     /// Terms whose weights stay as they are.
     pub fixed: Vec<Term>,
-    /// How much of each training target is the search's score rather than the game's result,
-    /// 0 to 1 (the CLI refuses anything else). Validation is always against results.
-    pub score_weight: f64,
+    /// How much of each training target is the game's result rather than the search's score,
+    /// 0 to 1 (the CLI refuses anything else), as in NNUE training. Validation is always
+    /// against results.
+    pub result_weight: f64,
     pub threads: usize,
 }
 
@@ -235,9 +236,9 @@ pub fn tune(
     let k = fit_k(train, &weights, config.threads);
     let start = (
         train
-            .loss(&weights, k, config.score_weight, config.threads, false)
+            .loss(&weights, k, config.result_weight, config.threads, false)
             .0,
-        validation.loss(&weights, k, 0.0, config.threads, false).0,
+        validation.loss(&weights, k, 1.0, config.threads, false).0,
     );
 
     let (beta1, beta2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
@@ -248,7 +249,7 @@ pub fn tune(
     let mut v = vec![[0.0f64; 2]; COUNT];
     for iteration in 1..=config.iterations {
         let (train_loss, mut grad) =
-            train.loss(&weights, k, config.score_weight, config.threads, true);
+            train.loss(&weights, k, config.result_weight, config.threads, true);
         for ((g, w), w0) in grad.iter_mut().zip(&weights).zip(&start_weights) {
             for j in 0..2 {
                 g[j] += 2.0 * config.prior * (w[j] - w0[j]) / 1e4;
@@ -284,19 +285,19 @@ pub fn tune(
         train_loss: (
             start.0,
             train
-                .loss(&rounded, k, config.score_weight, config.threads, false)
+                .loss(&rounded, k, config.result_weight, config.threads, false)
                 .0,
         ),
         validation_loss: (
             start.1,
-            validation.loss(&rounded, k, 0.0, config.threads, false).0,
+            validation.loss(&rounded, k, 1.0, config.threads, false).0,
         ),
     }
 }
 
 /// The `k` that makes the starting weights fit best (golden-section search).
 fn fit_k(data: &Dataset, weights: &[[f64; 2]], threads: usize) -> f64 {
-    let loss = |k: f64| data.loss(weights, k, 0.0, threads, false).0;
+    let loss = |k: f64| data.loss(weights, k, 1.0, threads, false).0;
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     let (mut lo, mut hi) = (1e-4, 0.05);
     for _ in 0..40 {
@@ -412,7 +413,8 @@ mod tests {
         data.push(&Position::startpos(), 1.0, Some(0));
         data.push(&Position::startpos(), 0.0, None);
         let (scored, unscored) = (&data.entries[0], &data.entries[1]);
-        assert_eq!(Dataset::target(scored, 0.01, 0.0), 1.0);
+        assert_eq!(Dataset::target(scored, 0.01, 1.0), 1.0);
+        assert_eq!(Dataset::target(scored, 0.01, 0.0), 0.5);
         // Half the result (1) and half the expectation of a level score (0.5).
         assert!((Dataset::target(scored, 0.01, 0.5) - 0.75).abs() < 1e-9);
         assert_eq!(Dataset::target(unscored, 0.01, 0.5), 0.0);
@@ -434,7 +436,7 @@ mod tests {
             lr: 2.0,
             prior: 0.0,
             fixed: vec![Term::Pawns],
-            score_weight: 0.0,
+            result_weight: 1.0,
             threads: 2,
         };
         let mut last = f64::INFINITY;
