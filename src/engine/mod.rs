@@ -61,7 +61,7 @@ use std::time::{Duration, Instant};
 
 use crate::chess::{Move, Position};
 
-pub use eval::{EvalFileError, Evaluation, HandCrafted};
+pub use eval::{DEFAULT_HCE_SHARE, EvalFileError, Evaluation, HandCrafted};
 pub use limits::{Clock, Limit, SearchLimits};
 pub use probe::{TablebaseConfig, TablebaseProbe, TbRoot, TbRootMove, TbWdl};
 pub use score::{Bound, Score, Wdl};

@@ -4,8 +4,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::engine::{
-    Engine, EngineOptions, Evaluation, MAX_ELO, MAX_HASH_MB, MAX_MULTIPV, MAX_THREADS, MIN_ELO,
-    TablebaseConfig,
+    DEFAULT_HCE_SHARE, Engine, EngineOptions, Evaluation, MAX_ELO, MAX_HASH_MB, MAX_MULTIPV,
+    MAX_THREADS, MIN_ELO, TablebaseConfig,
 };
 
 const MAX_OVERHEAD_MS: u64 = 5000;
@@ -69,6 +69,7 @@ pub struct Values {
     pub book_file: String,
     use_nnue: bool,
     eval_file: String,
+    hce_share: u8,
 }
 
 /// `EvalFile`'s default: the network built into the binary.
@@ -106,6 +107,7 @@ pub fn declarations() -> Vec<String> {
             d.evaluation != Evaluation::HandCrafted
         ),
         format!("option name EvalFile type string default {EMBEDDED_NET}"),
+        format!("option name HandCraftedShare type spin default {DEFAULT_HCE_SHARE} min 0 max 100"),
     ]
 }
 
@@ -152,11 +154,15 @@ impl Values {
             book_file: String::new(),
             use_nnue: options.evaluation != Evaluation::HandCrafted,
             eval_file: String::new(),
+            hce_share: match options.evaluation {
+                Evaluation::Nnue { hce_share, .. } => hce_share,
+                Evaluation::HandCrafted => DEFAULT_HCE_SHARE,
+            },
         }
     }
 
-    /// The evaluation `UseNNUE` and `EvalFile` ask for. A file that cannot be used is an error,
-    /// and the engine keeps the evaluation it has.
+    /// The evaluation `UseNNUE`, `EvalFile` and `HandCraftedShare` ask for. A file that cannot
+    /// be used is an error, and the engine keeps the evaluation it has.
     fn evaluation(&self) -> Result<OptionChange, String> {
         let network = if self.eval_file.is_empty() || self.eval_file == EMBEDDED_NET {
             Evaluation::embedded()
@@ -165,7 +171,7 @@ impl Values {
                 .map_err(|e| format!("EvalFile: {e}; keeping the current network"))?
         };
         let evaluation = if self.use_nnue {
-            network
+            network.with_hce_share(self.hce_share)
         } else {
             Evaluation::HandCrafted
         };
@@ -244,6 +250,10 @@ impl Values {
                 self.use_nnue = check(name, value)?;
                 self.evaluation()?
             }
+            "handcraftedshare" => {
+                self.hce_share = spin(name, value, 0, 100)? as u8;
+                self.evaluation()?
+            }
             "evalfile" => {
                 let previous = std::mem::replace(&mut self.eval_file, string(value));
                 let change = self.evaluation();
@@ -312,6 +322,32 @@ mod tests {
         );
         assert_eq!(
             v.set("UseNNUE", Some("false")),
+            Ok(OptionChange::Engine(PendingChange::Evaluation(
+                Evaluation::HandCrafted
+            )))
+        );
+    }
+
+    #[test]
+    fn the_hand_crafted_share_mixes_into_the_network() {
+        let mut v = Values::new(&EngineOptions::default());
+        v.set("UseNNUE", Some("true")).unwrap();
+        assert_eq!(
+            v.set("HandCraftedShare", Some("0")),
+            Ok(OptionChange::Engine(PendingChange::Evaluation(
+                Evaluation::embedded().with_hce_share(0)
+            )))
+        );
+        assert!(v.set("HandCraftedShare", Some("101")).is_err());
+        assert_eq!(
+            v.set("EvalFile", Some("<embedded>")),
+            Ok(OptionChange::Engine(PendingChange::Evaluation(
+                Evaluation::embedded().with_hce_share(0)
+            )))
+        );
+        v.set("UseNNUE", Some("false")).unwrap();
+        assert_eq!(
+            v.set("HandCraftedShare", Some("30")),
             Ok(OptionChange::Engine(PendingChange::Evaluation(
                 Evaluation::HandCrafted
             )))
