@@ -44,6 +44,10 @@ pub const LMR_BASE: f64 = 0.75;
 pub const LMR_DIV: f64 = 2.25;
 pub const LMR_MIN_DEPTH: i32 = 3;
 pub const LMR_HIST_DIV: i32 = 8192;
+/// A reduced move that beats the best score by DEEPER + 2 * depth is searched again a ply
+/// deeper; by less than SHALLOWER, a ply shallower.
+pub const LMR_DEEPER_MARGIN: i32 = 40;
+pub const LMR_SHALLOWER_MARGIN: i32 = 10;
 
 /// Singular extensions.
 pub const SE_MIN_DEPTH: i32 = 8;

@@ -380,7 +380,14 @@ impl Searcher<'_> {
                     }
                     r = r.clamp(0, (new_depth - 1).max(0));
                 }
-                self.search_later_move::<N>(&child, node, alpha, beta, new_depth, r)
+                self.search_later_move::<N>(
+                    &child,
+                    node,
+                    (alpha, beta),
+                    out.best_score,
+                    new_depth,
+                    r,
+                )
             };
             self.unmake_move();
             if self.ctx.stopped() {
@@ -468,28 +475,34 @@ impl Searcher<'_> {
         }
     }
 
-    /// A move after the first: a null-window search reduced by `r`, again at full depth if it
-    /// beats alpha, and with the full window in a PV node if it lands inside it.
+    /// A move after the first: a null-window search reduced by `r`, again if it beats alpha (a
+    /// ply deeper when it beat the best so far by a margin, a ply shallower when it barely
+    /// did), and with the full window in a PV node if it lands inside it.
     fn search_later_move<N: NodeKind>(
         &mut self,
         child: &Position,
         node: &Node,
-        alpha: i32,
-        beta: i32,
-        new_depth: i32,
+        (alpha, beta): (i32, i32),
+        best_score: i32,
+        mut new_depth: i32,
         r: i32,
     ) -> i32 {
         let ply = node.ply;
-        let mut score = -self.pvs::<NonPv>(child, -alpha - 1, -alpha, new_depth - r, ply + 1, true);
+        let reduced = new_depth - r;
+        let mut score = -self.pvs::<NonPv>(child, -alpha - 1, -alpha, reduced, ply + 1, true);
         if score > alpha && r > 0 {
-            score = -self.pvs::<NonPv>(
-                child,
-                -alpha - 1,
-                -alpha,
-                new_depth,
-                ply + 1,
-                !node.cut_node,
-            );
+            new_depth += i32::from(score > best_score + LMR_DEEPER_MARGIN + 2 * new_depth);
+            new_depth -= i32::from(score < best_score + LMR_SHALLOWER_MARGIN);
+            if new_depth > reduced {
+                score = -self.pvs::<NonPv>(
+                    child,
+                    -alpha - 1,
+                    -alpha,
+                    new_depth,
+                    ply + 1,
+                    !node.cut_node,
+                );
+            }
         }
         if N::PV && score > alpha && score < beta {
             score = -self.pvs::<Pv>(child, -beta, -alpha, new_depth, ply + 1, false);
