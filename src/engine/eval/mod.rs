@@ -112,13 +112,9 @@ impl Evaluation {
             Evaluation::HandCrafted => HandCrafted.evaluate(pos),
             Evaluation::Nnue {
                 network, hce_share, ..
-            } => {
-                let net = network.evaluate_from_scratch(pos);
-                match hce_share {
-                    0 => net,
-                    &share => mix(net, HandCrafted.evaluate(pos), share),
-                }
-            }
+            } => mix(network.evaluate_from_scratch(pos), *hce_share, || {
+                HandCrafted.evaluate(pos)
+            }),
         }
     }
 
@@ -128,23 +124,31 @@ impl Evaluation {
             Evaluation::HandCrafted => HandCrafted.trace(pos),
             Evaluation::Nnue {
                 network, hce_share, ..
-            } => format!(
-                "NNUE (768 -> {})x2 -> 1{}, SCReLU: {} cp\nHand-crafted: {} cp\n\
-                 Evaluation (side to move, {hce_share}% hand-crafted): {} cp",
-                network.hidden(),
-                buckets_note(network),
-                network.evaluate_from_scratch(pos),
-                HandCrafted.evaluate(pos),
-                self.evaluate(pos)
-            ),
+            } => {
+                let (net, hce) = (
+                    network.evaluate_from_scratch(pos),
+                    HandCrafted.evaluate(pos),
+                );
+                format!(
+                    "NNUE (768 -> {})x2 -> 1{}, SCReLU: {net} cp\nHand-crafted: {hce} cp\n\
+                     Evaluation (side to move, {hce_share}% hand-crafted): {} cp",
+                    network.hidden(),
+                    buckets_note(network),
+                    mix(net, *hce_share, || hce)
+                )
+            }
         }
     }
 }
 
-/// `share` percent of `hce` and the rest of `net`.
-fn mix(net: i32, hce: i32, share: u8) -> i32 {
+/// `share` percent of the hand-crafted value and the rest of `net`; with no share the
+/// hand-crafted evaluation is not computed at all.
+fn mix(net: i32, share: u8, hce: impl FnOnce() -> i32) -> i32 {
+    if share == 0 {
+        return net;
+    }
     let share = i32::from(share);
-    (net * (100 - share) + hce * share) / 100
+    (net * (100 - share) + hce() * share) / 100
 }
 
 /// The hand-crafted evaluation stays the default until an embedded network beats it in an
@@ -281,17 +285,9 @@ impl ThreadEval {
                 Evaluation::Nnue {
                     network, hce_share, ..
                 },
-            ) => {
-                let net = state.evaluate(network, pos);
-                match hce_share {
-                    0 => net,
-                    &share => mix(
-                        net,
-                        HandCrafted.evaluate_cached(pos, &mut self.pawns),
-                        share,
-                    ),
-                }
-            }
+            ) => mix(state.evaluate(network, pos), *hce_share, || {
+                HandCrafted.evaluate_cached(pos, &mut self.pawns)
+            }),
             _ => HandCrafted.evaluate_cached(pos, &mut self.pawns),
         }
     }
