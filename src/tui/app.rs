@@ -232,6 +232,9 @@ pub struct App {
     pub drag_from: Option<Square>,
     /// A move being typed on the board screen.
     pub input: String,
+    /// The typed move was refused: it stays shown for correction, and the next character typed
+    /// starts a new one.
+    pub input_refused: bool,
     /// A one-line prompt at the bottom (`:` commands, FEN, file names).
     pub prompt: Option<Prompt>,
     /// What was entered at the prompts, oldest first, for up/down.
@@ -281,6 +284,7 @@ impl App {
             selected: None,
             drag_from: None,
             input: String::new(),
+            input_refused: false,
             prompt: None,
             prompt_history: Vec::new(),
             overlay: None,

@@ -235,6 +235,18 @@ fn typed_moves_san_uci_prefix_and_errors() {
 }
 
 #[test]
+fn a_refused_typed_move_is_replaced_by_the_next_one_typed() {
+    let mut app = playing(Color::White);
+    keys(&mut app, "e5<Enter>");
+    assert_eq!(app.message.as_ref().unwrap().1, "e5 is not legal here");
+    assert_eq!(app.input, "e5", "kept on the line beside the error");
+    keys(&mut app, "e4");
+    assert_eq!(app.input, "e4", "not e5e4");
+    keys(&mut app, "<Enter>");
+    assert_eq!(sans(&app), "e4");
+}
+
+#[test]
 fn an_ambiguous_typed_move_names_the_candidates() {
     let pos = Position::from_fen("4k3/8/8/8/8/R6R/8/4K3 w - - 0 1").unwrap();
     assert_eq!(

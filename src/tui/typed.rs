@@ -8,8 +8,14 @@ use super::input::EditKey;
 use super::update::make_move;
 
 pub fn type_move(app: &mut App, key: EditKey) {
+    let refused = std::mem::take(&mut app.input_refused);
     match key {
-        EditKey::Char(c) if !c.is_whitespace() => app.input.push(c),
+        EditKey::Char(c) if !c.is_whitespace() => {
+            if refused {
+                app.input.clear();
+            }
+            app.input.push(c);
+        }
         EditKey::Backspace => {
             app.input.pop();
         }
@@ -22,7 +28,10 @@ pub fn type_move(app: &mut App, key: EditKey) {
         }
         EditKey::Enter => match parse_typed(app.position(), &app.input) {
             Ok(m) => make_move(app, m),
-            Err(e) => app.error(e),
+            Err(e) => {
+                app.error(e);
+                app.input_refused = true;
+            }
         },
         _ => {}
     }
