@@ -1,7 +1,7 @@
 use clap::Args;
 
+use kibitzer::engine::EngineOptions;
 use kibitzer::engine::bench::{self, DEFAULT_DEPTH};
-use kibitzer::engine::{EngineOptions, Evaluation};
 
 #[derive(Args)]
 pub struct BenchArgs {
@@ -14,9 +14,8 @@ pub struct BenchArgs {
     /// Hash table size in MiB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
-    /// Evaluation: `nnue` (embedded network), `hce`, or a network file [default: the engine's].
-    #[arg(long, value_parser = super::parse_evaluation)]
-    eval: Option<Evaluation>,
+    #[command(flatten)]
+    eval: super::EvalArgs,
     /// Print each position's node count.
     #[arg(long, short)]
     verbose: bool,
@@ -27,7 +26,7 @@ pub fn run(args: BenchArgs) -> anyhow::Result<()> {
     let options = EngineOptions {
         hash_mb: args.hash,
         threads: args.threads,
-        evaluation: args.eval.unwrap_or_default(),
+        evaluation: args.eval.evaluation()?,
         ..EngineOptions::default()
     };
     let result = bench::run(args.depth, options, |i, fen, nodes| {

@@ -10,7 +10,6 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use kibitzer::chess::Position;
-use kibitzer::engine::Evaluation;
 use kibitzer::engine::datagen::{self, DatagenConfig};
 use kibitzer::engine::nnue::data::write_records;
 
@@ -25,10 +24,8 @@ pub struct DatagenArgs {
     /// Stop once the file holds this many positions.
     #[arg(long, default_value_t = 1_000_000)]
     positions: u64,
-    /// Evaluation that plays: `nnue` (embedded network), `hce`, or a network file
-    /// [default: the engine's].
-    #[arg(long, value_parser = super::parse_evaluation)]
-    eval: Option<Evaluation>,
+    #[command(flatten)]
+    eval: super::EvalArgs,
     /// Search budget per move.
     #[arg(long, default_value_t = 5_000)]
     nodes: u64,
@@ -89,7 +86,7 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<()> {
             Some(path) => read_openings(path)?,
             None => Vec::new(),
         },
-        evaluation: args.eval.unwrap_or_default(),
+        evaluation: args.eval.evaluation()?,
         ..DatagenConfig::default()
     };
     let threads = args

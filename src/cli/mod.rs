@@ -16,7 +16,33 @@ pub mod uci;
 
 use std::path::Path;
 
+use clap::Args;
 use kibitzer::engine::Evaluation;
+
+/// The evaluation a headless search uses: `--eval` and, for a network, `--hce-share`.
+#[derive(Args)]
+pub struct EvalArgs {
+    /// Evaluation: `nnue` (embedded network), `hce`, or a network file [default: the engine's].
+    #[arg(long, value_parser = parse_evaluation)]
+    eval: Option<Evaluation>,
+    /// With a network: the percent of each score taken from the hand-crafted evaluation, 0 for
+    /// the network alone (the UCI option HandCraftedShare).
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(0..=100))]
+    hce_share: Option<u8>,
+}
+
+impl EvalArgs {
+    pub fn evaluation(self) -> anyhow::Result<Evaluation> {
+        let evaluation = self.eval.unwrap_or_default();
+        match (self.hce_share, &evaluation) {
+            (None, _) => Ok(evaluation),
+            (Some(_), Evaluation::HandCrafted) => {
+                anyhow::bail!("--hce-share needs a network: --eval nnue or a network file")
+            }
+            (Some(share), Evaluation::Nnue { .. }) => Ok(evaluation.with_hce_share(share)),
+        }
+    }
+}
 
 /// `--eval`: `nnue` (the embedded network), `hce` (the hand-crafted evaluation) or a network file.
 pub fn parse_evaluation(arg: &str) -> Result<Evaluation, String> {
@@ -54,6 +80,42 @@ pub use datafile::read_training_data;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use kibitzer::engine::DEFAULT_HCE_SHARE;
+
+    #[derive(clap::Parser)]
+    struct WithEval {
+        #[command(flatten)]
+        eval: EvalArgs,
+    }
+
+    fn evaluation(args: &[&str]) -> Result<Evaluation, String> {
+        use clap::Parser;
+        let parsed = WithEval::try_parse_from(std::iter::once("x").chain(args.iter().copied()))
+            .map_err(|e| e.kind().to_string())?;
+        parsed.eval.evaluation().map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn a_share_of_the_hand_crafted_evaluation_goes_with_a_network_only() {
+        let share = |e: Evaluation| match e {
+            Evaluation::Nnue { hce_share, .. } => Some(hce_share),
+            Evaluation::HandCrafted => None,
+        };
+        assert_eq!(
+            evaluation(&["--eval", "nnue"]).map(share),
+            Ok(Some(DEFAULT_HCE_SHARE))
+        );
+        assert_eq!(
+            evaluation(&["--eval", "nnue", "--hce-share", "0"]).map(share),
+            Ok(Some(0))
+        );
+        assert_eq!(evaluation(&["--eval", "hce"]).map(share), Ok(None));
+        assert!(
+            evaluation(&["--eval", "hce", "--hce-share", "30"])
+                .is_err_and(|e| e.contains("needs a network"))
+        );
+        assert!(evaluation(&["--eval", "nnue", "--hce-share", "101"]).is_err());
+    }
 
     #[test]
     fn shares_outside_their_range_are_refused() {
