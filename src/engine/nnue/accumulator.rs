@@ -87,20 +87,19 @@ impl NnueState {
         self.top = 0;
         let acc = &mut self.stack[0];
         for perspective in Color::ALL {
-            let values = &mut acc.by_perspective[perspective.index()];
-            values.copy_from_slice(&net.feature_bias);
             let columns: Vec<&[i16]> = active_features(pos, perspective)
                 .map(|f| net.feature_column(f))
                 .collect();
-            simd::add_sub(values, &columns, &[]);
+            let values = &mut acc.by_perspective[perspective.index()];
+            simd::add_sub_from(values, &net.feature_bias, &columns, &[]);
         }
     }
 
-    /// Pushes the accumulator of the position after `m` (played from `before`).
+    /// Pushes the accumulator of the position after `m` (played from `before`): the parent's
+    /// plus and minus the columns of the pieces that moved, in one pass.
     pub fn push_move(&mut self, net: &Network, before: &Position, m: Move) {
         let delta = Delta::of(before, m);
-        self.push_copy();
-        let acc = &mut self.stack[self.top];
+        let (parent, child) = self.parent_and_child();
         for perspective in Color::ALL {
             let columns = |items: &[Option<(Piece, Square)>; 2]| {
                 let mut out: [&[i16]; 2] = [&[], &[]];
@@ -113,8 +112,10 @@ impl NnueState {
             };
             let (added, n_added) = columns(&delta.added);
             let (removed, n_removed) = columns(&delta.removed);
-            simd::add_sub(
-                &mut acc.by_perspective[perspective.index()],
+            let i = perspective.index();
+            simd::add_sub_from(
+                &mut child.by_perspective[i],
+                &parent.by_perspective[i],
                 &added[..n_added],
                 &removed[..n_removed],
             );
@@ -123,20 +124,17 @@ impl NnueState {
 
     /// Pushes an unchanged copy (a null move).
     pub fn push_null(&mut self) {
-        self.push_copy();
-    }
-
-    fn push_copy(&mut self) {
-        let (below, above) = self.stack.split_at_mut(self.top + 1);
-        let (parent, child) = (&below[self.top], &mut above[0]);
-        for (dst, src) in child
-            .by_perspective
-            .iter_mut()
-            .zip(parent.by_perspective.iter())
-        {
+        let (parent, child) = self.parent_and_child();
+        for (dst, src) in child.by_perspective.iter_mut().zip(&parent.by_perspective) {
             dst.copy_from_slice(src);
         }
+    }
+
+    /// The top accumulator and the one above it, which becomes the top.
+    fn parent_and_child(&mut self) -> (&Accumulator, &mut Accumulator) {
+        let (below, above) = self.stack.split_at_mut(self.top + 1);
         self.top += 1;
+        (&below[below.len() - 1], &mut above[0])
     }
 
     pub fn pop(&mut self) {

@@ -1,6 +1,6 @@
-//! The hot loops of inference, written so the compiler vectorises them. Each is compiled twice on
-//! x86-64: for the baseline target and with AVX2 enabled, picked at run time. Integer arithmetic
-//! makes every path give identical results.
+//! The hot loops of inference: portable loops, and on x86-64 explicit AVX2 versions picked at run
+//! time (the compiler's own vectorisation of the portable loops was poor). Integer arithmetic
+//! makes every path give identical results; a test compares them.
 
 use super::network::QA;
 
@@ -15,15 +15,18 @@ pub fn screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
     screlu_dot_scalar(acc, weights)
 }
 
-/// `acc += add - sub` for feature columns, element-wise with wrapping i16 arithmetic.
+/// `out = from + add - sub` for feature columns, element-wise with wrapping i16 arithmetic, in
+/// one pass over the accumulator (a child's from its parent's, or a fresh one from the biases).
 #[inline]
-pub fn add_sub(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
+pub fn add_sub_from(out: &mut [i16], from: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
+    let n = out.len();
+    assert!(n.is_multiple_of(16) && from.len() == n && add.iter().chain(sub).all(|c| c.len() == n));
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: AVX2 support was just checked.
-        return unsafe { add_sub_avx2(acc, add, sub) };
+        // SAFETY: AVX2 support was just checked; the lengths were.
+        return unsafe { add_sub_from_avx2(out, from, add, sub) };
     }
-    add_sub_scalar(acc, add, sub)
+    add_sub_from_scalar(out, from, add, sub)
 }
 
 #[inline(always)]
@@ -43,26 +46,15 @@ fn screlu_dot_generic(acc: &[i16], weights: &[i16]) -> i32 {
     sum
 }
 
-#[inline(always)]
-fn add_sub_generic(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
-    for column in add {
-        for (a, w) in acc.iter_mut().zip(column.iter()) {
-            *a = a.wrapping_add(*w);
-        }
-    }
-    for column in sub {
-        for (a, w) in acc.iter_mut().zip(column.iter()) {
-            *a = a.wrapping_sub(*w);
-        }
+pub(super) fn add_sub_from_scalar(out: &mut [i16], from: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
+    for (i, (o, &f)) in out.iter_mut().zip(from).enumerate() {
+        let added = add.iter().fold(f, |v, c| v.wrapping_add(c[i]));
+        *o = sub.iter().fold(added, |v, c| v.wrapping_sub(c[i]));
     }
 }
 
 pub(super) fn screlu_dot_scalar(acc: &[i16], weights: &[i16]) -> i32 {
     screlu_dot_generic(acc, weights)
-}
-
-pub(super) fn add_sub_scalar(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
-    add_sub_generic(acc, add, sub)
 }
 
 /// The same sum as [`screlu_dot_generic`] (i32 addition wraps alike in any order), in explicit
@@ -95,10 +87,25 @@ unsafe fn screlu_dot_avx2(acc: &[i16], weights: &[i16]) -> i32 {
     _mm_cvtsi128_si32(pair)
 }
 
+/// Safety: every slice is as long as `out`, a multiple of 16.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn add_sub_avx2(acc: &mut [i16], add: &[&[i16]], sub: &[&[i16]]) {
-    add_sub_generic(acc, add, sub)
+unsafe fn add_sub_from_avx2(out: &mut [i16], from: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
+    use std::arch::x86_64::*;
+    for i in (0..out.len()).step_by(16) {
+        // SAFETY: i + 16 <= len for every slice (the caller's lengths); unaligned accesses.
+        unsafe {
+            let load = |s: &[i16]| _mm256_loadu_si256(s.as_ptr().add(i).cast());
+            let mut v = load(from);
+            for column in add {
+                v = _mm256_add_epi16(v, load(column));
+            }
+            for column in sub {
+                v = _mm256_sub_epi16(v, load(column));
+            }
+            _mm256_storeu_si256(out.as_mut_ptr().add(i).cast(), v);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -121,11 +128,14 @@ mod tests {
                 screlu_dot(&acc, &weights),
                 screlu_dot_scalar(&acc, &weights)
             );
-            let mut a = acc.clone();
-            let mut b = acc.clone();
-            add_sub(&mut a, &[&weights], &[&acc]);
-            add_sub_scalar(&mut b, &[&weights], &[&acc]);
-            assert_eq!(a, b);
+            let (mut a, mut b) = (vec![0; 256], vec![0; 256]);
+            for (add, sub) in [(1, 1), (1, 2), (2, 2), (32, 0)] {
+                let add = vec![&weights[..]; add];
+                let sub = vec![&acc[..]; sub];
+                add_sub_from(&mut a, &acc, &add, &sub);
+                add_sub_from_scalar(&mut b, &acc, &add, &sub);
+                assert_eq!(a, b);
+            }
         }
         // The largest sums: every input clamped to QA, every weight at its clip.
         for w in [127, -127] {
