@@ -7,9 +7,10 @@ use super::network::QA;
 /// Sum over i of clamp(acc[i], 0, QA)^2 * weights[i], in units of QA^2 * QB.
 #[inline]
 pub fn screlu_dot(acc: &[i16], weights: &[i16]) -> i32 {
+    assert!(acc.len().is_multiple_of(16) && weights.len() == acc.len());
     #[cfg(target_arch = "x86_64")]
     if std::is_x86_feature_detected!("avx2") {
-        // SAFETY: AVX2 support was just checked.
+        // SAFETY: AVX2 support was just checked; the lengths were.
         return unsafe { screlu_dot_avx2(acc, weights) };
     }
     screlu_dot_scalar(acc, weights)
@@ -29,23 +30,6 @@ pub fn add_sub_from(out: &mut [i16], from: &[i16], add: &[&[i16]], sub: &[&[i16]
     add_sub_from_scalar(out, from, add, sub)
 }
 
-#[inline(always)]
-fn screlu_dot_generic(acc: &[i16], weights: &[i16]) -> i32 {
-    // (clamped * weight) fits i16 because output weights are clipped to |w| <= 127 (QB = 64);
-    // multiplying once more by `clamped` widens to i32 (the madd pattern).
-    let mut sum = 0i32;
-    for (chunk_a, chunk_w) in acc.chunks_exact(16).zip(weights.chunks_exact(16)) {
-        let mut partial = 0i32;
-        for (&a, &w) in chunk_a.iter().zip(chunk_w) {
-            let clamped = a.clamp(0, QA as i16);
-            let product = clamped.wrapping_mul(w);
-            partial += i32::from(product) * i32::from(clamped);
-        }
-        sum += partial;
-    }
-    sum
-}
-
 pub(super) fn add_sub_from_scalar(out: &mut [i16], from: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
     for (i, (o, &f)) in out.iter_mut().zip(from).enumerate() {
         let added = add.iter().fold(f, |v, c| v.wrapping_add(c[i]));
@@ -54,16 +38,24 @@ pub(super) fn add_sub_from_scalar(out: &mut [i16], from: &[i16], add: &[&[i16]],
 }
 
 pub(super) fn screlu_dot_scalar(acc: &[i16], weights: &[i16]) -> i32 {
-    screlu_dot_generic(acc, weights)
+    // (clamped * weight) fits i16 because output weights are clipped to |w| <= 127 (QB = 64);
+    // multiplying once more by `clamped` widens to i32 (the madd pattern).
+    acc.iter()
+        .zip(weights)
+        .map(|(&a, &w)| {
+            let clamped = a.clamp(0, QA as i16);
+            i32::from(clamped.wrapping_mul(w)) * i32::from(clamped)
+        })
+        .sum()
 }
 
-/// The same sum as [`screlu_dot_generic`] (i32 addition wraps alike in any order), in explicit
-/// 16-lane steps: the compiler's own vectorisation of that loop loads lanes one at a time.
+/// The same sum as [`screlu_dot_scalar`], in explicit 16-lane steps: the compiler's own
+/// vectorisation of that loop loads lanes one at a time. Safety: the slices are as long as each
+/// other, a multiple of 16.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 unsafe fn screlu_dot_avx2(acc: &[i16], weights: &[i16]) -> i32 {
     use std::arch::x86_64::*;
-    assert_eq!(acc.len(), weights.len());
     let (zero, qa) = (_mm256_setzero_si256(), _mm256_set1_epi16(QA as i16));
     let mut sum = _mm256_setzero_si256();
     for (a, w) in acc.chunks_exact(16).zip(weights.chunks_exact(16)) {
