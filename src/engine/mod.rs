@@ -139,6 +139,17 @@ pub struct EngineOptions {
     pub evaluation: Evaluation,
 }
 
+impl EngineOptions {
+    /// The evaluation a search uses. The strength levels were calibrated with the hand-crafted
+    /// evaluation: a network sees more in the same nodes and would play above the Elo asked for.
+    pub fn search_evaluation(&self) -> Evaluation {
+        match self.strength {
+            Some(_) => Evaluation::HandCrafted,
+            None => self.evaluation.clone(),
+        }
+    }
+}
+
 pub const MAX_HASH_MB: usize = 65_536;
 pub const MAX_THREADS: usize = 256;
 pub const MAX_MULTIPV: usize = 256;
@@ -254,7 +265,7 @@ impl Engine {
             multipv: self.options.multipv,
             move_overhead: self.options.move_overhead,
             strength: self.options.strength.map(Strength::new),
-            evaluation: self.options.evaluation.clone(),
+            evaluation: self.options.search_evaluation(),
             tablebases: self.tablebases.clone(),
             start,
         };
@@ -374,5 +385,21 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
         self.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_strength_uses_the_network_and_limited_strength_the_calibrated_evaluation() {
+        let full = EngineOptions::default();
+        assert!(matches!(full.search_evaluation(), Evaluation::Nnue { .. }));
+        let limited = EngineOptions {
+            strength: Some(1500),
+            ..EngineOptions::default()
+        };
+        assert_eq!(limited.search_evaluation(), Evaluation::HandCrafted);
     }
 }
