@@ -255,9 +255,8 @@ impl ThreadEval {
     /// Before `m` is played from `before`.
     #[inline]
     pub fn push_move(&mut self, before: &Position, m: Move) {
-        if let (Some(state), Evaluation::Nnue { network, .. }) = (&mut self.nnue, &self.evaluation)
-        {
-            state.push_move(network, before, m);
+        if let Some(state) = &mut self.nnue {
+            state.push_move(before, m);
         }
     }
 
@@ -280,7 +279,7 @@ impl ThreadEval {
     /// move pushed so far.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        match (&self.nnue, &self.evaluation) {
+        match (&mut self.nnue, &self.evaluation) {
             (
                 Some(state),
                 Evaluation::Nnue {

@@ -6,14 +6,18 @@ use crate::chess::{CastlingSide, Color, Move, MoveKind, Piece, Position, Role, S
 use super::network::{Network, active_features, feature_index};
 use super::simd;
 
-/// First-layer sums for White's and Black's perspective.
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// First-layer sums for White's and Black's perspective, and the move that led here from the
+/// accumulator below. The sums are computed only when the position is evaluated: many nodes are
+/// left (a transposition-table cutoff, a draw) before they evaluate.
+#[derive(Clone, Default)]
 struct Accumulator {
     by_perspective: [Vec<i16>; 2],
+    delta: Delta,
+    computed: bool,
 }
 
 /// Up to two pieces appear and two disappear in one move (castling, captures with promotion).
-#[derive(Default)]
+#[derive(Clone, Copy, Default)]
 struct Delta {
     added: [Option<(Piece, Square)>; 2],
     removed: [Option<(Piece, Square)>; 2],
@@ -63,8 +67,8 @@ impl Delta {
     }
 }
 
-/// One search thread's accumulator stack. Allocated once; pushing a move costs a copy and a few
-/// column additions.
+/// One search thread's accumulator stack. Allocated once; pushing a move records what changed,
+/// and evaluating brings the sums up to date from the nearest computed accumulator below.
 pub struct NnueState {
     stack: Vec<Accumulator>,
     top: usize,
@@ -75,6 +79,7 @@ impl NnueState {
     pub fn new(net: &Network, max_ply: usize) -> NnueState {
         let empty = Accumulator {
             by_perspective: [vec![0; net.hidden()], vec![0; net.hidden()]],
+            ..Accumulator::default()
         };
         NnueState {
             stack: vec![empty; max_ply + 1],
@@ -93,48 +98,59 @@ impl NnueState {
             let values = &mut acc.by_perspective[perspective.index()];
             simd::add_sub_from(values, &net.feature_bias, &columns, &[]);
         }
+        acc.computed = true;
     }
 
-    /// Pushes the accumulator of the position after `m` (played from `before`): the parent's
-    /// plus and minus the columns of the pieces that moved, in one pass.
-    pub fn push_move(&mut self, net: &Network, before: &Position, m: Move) {
-        let delta = Delta::of(before, m);
-        let (parent, child) = self.parent_and_child();
-        for perspective in Color::ALL {
-            let columns = |items: &[Option<(Piece, Square)>; 2]| {
-                let mut out: [&[i16]; 2] = [&[], &[]];
-                let mut n = 0;
-                for &(piece, sq) in items.iter().flatten() {
-                    out[n] = net.feature_column(feature_index(perspective, piece, sq));
-                    n += 1;
-                }
-                (out, n)
-            };
-            let (added, n_added) = columns(&delta.added);
-            let (removed, n_removed) = columns(&delta.removed);
-            let i = perspective.index();
-            simd::add_sub_from(
-                &mut child.by_perspective[i],
-                &parent.by_perspective[i],
-                &added[..n_added],
-                &removed[..n_removed],
-            );
-        }
+    /// Pushes the position after `m` (played from `before`); its sums wait until it is evaluated.
+    pub fn push_move(&mut self, before: &Position, m: Move) {
+        self.push(Delta::of(before, m));
     }
 
-    /// Pushes an unchanged copy (a null move).
+    /// Pushes an unchanged position (a null move).
     pub fn push_null(&mut self) {
-        let (parent, child) = self.parent_and_child();
-        for (dst, src) in child.by_perspective.iter_mut().zip(&parent.by_perspective) {
-            dst.copy_from_slice(src);
-        }
+        self.push(Delta::default());
     }
 
-    /// The top accumulator and the one above it, which becomes the top.
-    fn parent_and_child(&mut self) -> (&Accumulator, &mut Accumulator) {
-        let (below, above) = self.stack.split_at_mut(self.top + 1);
+    fn push(&mut self, delta: Delta) {
         self.top += 1;
-        (&below[below.len() - 1], &mut above[0])
+        let child = &mut self.stack[self.top];
+        child.delta = delta;
+        child.computed = false;
+    }
+
+    /// Brings the top's sums up to date: from the nearest computed accumulator below (the root
+    /// always is), each one is its parent plus and minus the columns of the pieces that moved,
+    /// in one pass.
+    fn update_top(&mut self, net: &Network) {
+        let mut first = self.top;
+        while !self.stack[first].computed {
+            first -= 1;
+        }
+        for ply in first + 1..=self.top {
+            let (below, above) = self.stack.split_at_mut(ply);
+            let (parent, child) = (&below[ply - 1], &mut above[0]);
+            for perspective in Color::ALL {
+                let columns = |items: &[Option<(Piece, Square)>; 2]| {
+                    let mut out: [&[i16]; 2] = [&[], &[]];
+                    let mut n = 0;
+                    for &(piece, sq) in items.iter().flatten() {
+                        out[n] = net.feature_column(feature_index(perspective, piece, sq));
+                        n += 1;
+                    }
+                    (out, n)
+                };
+                let (added, n_added) = columns(&child.delta.added);
+                let (removed, n_removed) = columns(&child.delta.removed);
+                let i = perspective.index();
+                simd::add_sub_from(
+                    &mut child.by_perspective[i],
+                    &parent.by_perspective[i],
+                    &added[..n_added],
+                    &removed[..n_removed],
+                );
+            }
+            child.computed = true;
+        }
     }
 
     pub fn pop(&mut self) {
@@ -143,7 +159,8 @@ impl NnueState {
     }
 
     /// Evaluation of the current top in centipawns for the side to move of `pos`.
-    pub fn evaluate(&self, net: &Network, pos: &Position) -> i32 {
+    pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
+        self.update_top(net);
         let acc = &self.stack[self.top];
         let (us, them) = match pos.turn() {
             Color::White => (&acc.by_perspective[0], &acc.by_perspective[1]),
@@ -195,9 +212,15 @@ mod tests {
         for _game in 0..20 {
             for fen in starts {
                 state.refresh(net, &Position::from_fen(fen).unwrap());
-                for (mut pos, m) in random_game(fen, 400, &mut seed) {
-                    state.push_move(net, &pos, m);
+                for (ply, (mut pos, m)) in random_game(fen, 400, &mut seed).into_iter().enumerate()
+                {
+                    state.push_move(&pos, m);
                     pos.play_unchecked(m);
+                    // Some positions are left unevaluated, as in a search: the next evaluation
+                    // catches up over several moves.
+                    if ply % 5 != 0 && ply % 7 != 0 {
+                        continue;
+                    }
                     assert_eq!(
                         state.evaluate(net, &pos),
                         net.evaluate_from_scratch(&pos),
