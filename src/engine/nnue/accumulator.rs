@@ -119,11 +119,11 @@ impl NnueState {
     }
 
     /// Brings the top's sums up to date: from the nearest computed accumulator below (the root
-    /// always is), each one is its parent plus and minus the columns of the pieces that moved,
-    /// in one pass.
+    /// is, once `refresh` has run), each one is its parent plus and minus the columns of the
+    /// pieces that moved, in one pass.
     fn update_top(&mut self, net: &Network) {
         let mut first = self.top;
-        while !self.stack[first].computed {
+        while first > 0 && !self.stack[first].computed {
             first -= 1;
         }
         for ply in first + 1..=self.top {
