@@ -75,16 +75,16 @@ pub struct NnueState {
 }
 
 impl NnueState {
-    /// A stack deep enough for `max_ply` moves below the root.
+    /// A stack deep enough for `max_ply` moves below the root. Its root holds the empty board's
+    /// sums (the biases) until `refresh` sets a position, so it is always computed.
     pub fn new(net: &Network, max_ply: usize) -> NnueState {
         let empty = Accumulator {
-            by_perspective: [vec![0; net.hidden()], vec![0; net.hidden()]],
+            by_perspective: [net.feature_bias.clone(), net.feature_bias.clone()],
             ..Accumulator::default()
         };
-        NnueState {
-            stack: vec![empty; max_ply + 1],
-            top: 0,
-        }
+        let mut stack = vec![empty; max_ply + 1];
+        stack[0].computed = true;
+        NnueState { stack, top: 0 }
     }
 
     /// Recomputes the root accumulator from the board and empties the stack.
@@ -119,11 +119,11 @@ impl NnueState {
     }
 
     /// Brings the top's sums up to date: from the nearest computed accumulator below (the root
-    /// is, once `refresh` has run), each one is its parent plus and minus the columns of the
-    /// pieces that moved, in one pass.
+    /// always is), each one is its parent plus and minus the columns of the pieces that moved,
+    /// in one pass.
     fn update_top(&mut self, net: &Network) {
         let mut first = self.top;
-        while first > 0 && !self.stack[first].computed {
+        while !self.stack[first].computed {
             first -= 1;
         }
         for ply in first + 1..=self.top {
@@ -198,6 +198,18 @@ mod tests {
     fn incremental_matches_from_scratch_over_long_random_games() {
         for buckets in [1, 8] {
             walk_random_games(&random_net(64, buckets));
+        }
+    }
+
+    #[test]
+    fn a_stack_never_refreshed_builds_on_the_empty_board() {
+        let net = random_net(64, 1);
+        let mut state = NnueState::new(&net, 8);
+        state.push_null();
+        state.push_null();
+        state.evaluate(&net, &Position::startpos());
+        for values in &state.stack[2].by_perspective {
+            assert_eq!(values, &net.feature_bias);
         }
     }
 
