@@ -12,7 +12,7 @@ use kibitzer::engine::Evaluation;
 use kibitzer::engine::nnue::data::{Record, WhiteResult};
 use kibitzer::engine::nnue::format::checksum;
 use kibitzer::engine::nnue::games::{GameRecord, MAGIC};
-use kibitzer::engine::nnue::scale::{fit, fitted_to_hand_crafted, sample_positions};
+use kibitzer::engine::nnue::scale::{ResultCurve, fit, fitted_to_hand_crafted, sample_positions};
 use kibitzer::game::AtomicFile;
 
 use super::datafile::{Format, detect, for_each_game, read_positions};
@@ -164,6 +164,7 @@ struct Stats {
     /// Positions by result: White loss, draw, White win.
     results: [u64; 3],
     histogram: [u64; BUCKETS.len()],
+    results_by_score: ResultCurve,
 }
 
 impl Stats {
@@ -195,6 +196,7 @@ impl Stats {
         let score = i32::from(record.white_score);
         let bucket = BUCKETS.iter().position(|&(upper, _)| score < upper);
         self.histogram[bucket.unwrap_or(BUCKETS.len() - 1)] += 1;
+        self.results_by_score.add(record);
     }
 
     fn add(&mut self, other: &Stats) {
@@ -211,6 +213,7 @@ impl Stats {
         for i in 0..BUCKETS.len() {
             self.histogram[i] += other.histogram[i];
         }
+        self.results_by_score.merge(&other.results_by_score);
     }
 
     fn report(&self, name: &str) -> String {
@@ -235,6 +238,11 @@ impl Stats {
         for (&(_, label), &n) in BUCKETS.iter().zip(&self.histogram) {
             let bar = "#".repeat((40 * n / widest) as usize);
             out.push_str(&format!("\n  {label:>14} {:>5.1}% {bar}", share(n)));
+        }
+        if let Some(k) = self.results_by_score.fitted_scale() {
+            out.push_str(&format!(
+                "\n  scores predict results best as sigmoid(score / {k}) (train --score-scale)"
+            ));
         }
         out
     }

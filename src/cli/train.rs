@@ -36,6 +36,11 @@ pub struct TrainArgs {
     /// Weight of the game result in the target; the rest is the search score.
     #[arg(long, default_value_t = 0.3, value_parser = super::parse_share)]
     result_weight: f64,
+    /// Centipawns of search score per unit of the network's output: a score s is trained
+    /// towards sigmoid(s / SCALE). `kibitzer data --stats` prints the scale at which the data's
+    /// scores predict its results.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u16).range(100..=1600))]
+    score_scale: u16,
     /// Share of positions held out for validation: the last ones (the latest games).
     #[arg(long, default_value_t = 0.02, value_parser = super::parse_held_out_share)]
     validation: f64,
@@ -131,6 +136,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         batch_size: args.batch.max(1),
         lr: args.lr,
         result_weight: args.result_weight as f32,
+        score_scale: f32::from(args.score_scale),
         validation_fraction: args.validation as f32,
         weight_decay: args.weight_decay,
         mirror: !args.no_mirror,
@@ -183,7 +189,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
             let stem = args.out.join(format!("epoch-{}", report.epoch));
             let saved =
                 write_atomically(&stem.with_extension("ckpt"), |w| model.save(w)).and_then(|()| {
-                    let mut network = model.quantise();
+                    let mut network = model.quantise(config.score_scale);
                     if !scale_positions.is_empty() {
                         let trained = network.scale();
                         let (fitted, fit) = fitted_to_hand_crafted(network, &scale_positions);

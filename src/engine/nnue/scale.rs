@@ -86,9 +86,102 @@ pub fn fitted_to_hand_crafted(network: Network, positions: &[(Position, i32)]) -
     (network.with_scale(scale), fit)
 }
 
+/// How the data's search scores predict its game results: positions counted by score (White's
+/// view, 10-centipawn bins within 20 pawns) with their results summed, so that the scale `k`
+/// of `sigmoid(score / k)` that fits the results best can be found. Training at that scale
+/// makes a target's score part and result part agree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResultCurve {
+    positions: Vec<u64>,
+    /// White's points (1 a win, 0.5 a draw) by bin.
+    points: Vec<f64>,
+}
+
+impl Default for ResultCurve {
+    fn default() -> Self {
+        ResultCurve {
+            positions: vec![0; Self::BINS],
+            points: vec![0.0; Self::BINS],
+        }
+    }
+}
+
+impl ResultCurve {
+    const BIN_CP: i32 = 10;
+    const WITHIN_CP: i32 = 2000;
+    const BINS: usize = (2 * Self::WITHIN_CP / Self::BIN_CP + 1) as usize;
+    /// Scales tried: as `SCALE_RANGE` allows.
+    const SCALES: std::ops::RangeInclusive<i32> = super::network::SCALE_RANGE;
+
+    /// Counts a position; scores beyond 20 pawns say nothing of the scale.
+    pub fn add(&mut self, record: &Record) {
+        let score = i32::from(record.white_score);
+        if score.abs() > Self::WITHIN_CP {
+            return;
+        }
+        let bin = ((score + Self::WITHIN_CP + Self::BIN_CP / 2) / Self::BIN_CP) as usize;
+        self.positions[bin] += 1;
+        self.points[bin] += f64::from(record.result.score());
+    }
+
+    pub fn merge(&mut self, other: &ResultCurve) {
+        for (a, b) in self.positions.iter_mut().zip(&other.positions) {
+            *a += b;
+        }
+        for (a, b) in self.points.iter_mut().zip(&other.points) {
+            *a += b;
+        }
+    }
+
+    /// The scale (centipawns) whose sigmoid fits the results with the least squared error;
+    /// `None` without positions.
+    pub fn fitted_scale(&self) -> Option<i32> {
+        if self.positions.iter().all(|&n| n == 0) {
+            return None;
+        }
+        // Per bin, the sum of (p - r)^2 is n p^2 - 2 p sum(r) + sum(r^2); the last term is the
+        // same for every scale, so the comparison leaves it out.
+        let loss = |k: i32| -> f64 {
+            (0..Self::BINS)
+                .filter(|&bin| self.positions[bin] > 0)
+                .map(|bin| {
+                    let cp = bin as i32 * Self::BIN_CP - Self::WITHIN_CP;
+                    let p = 1.0 / (1.0 + (-f64::from(cp) / f64::from(k)).exp());
+                    self.positions[bin] as f64 * p * p - 2.0 * p * self.points[bin]
+                })
+                .sum()
+        };
+        Self::SCALES.min_by(|&a, &b| loss(a).total_cmp(&loss(b)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::nnue::data::WhiteResult;
+
+    #[test]
+    fn the_result_scale_is_recovered_from_results_drawn_on_it() {
+        // Scores spread evenly; White's points are exactly sigmoid(score / 150) per bin, as
+        // wins and losses in that proportion.
+        let mut curve = ResultCurve::default();
+        let pos = Position::startpos();
+        for cp in (-600..=600).step_by(10) {
+            let p = 1.0 / (1.0 + (-f64::from(cp) / 150.0).exp());
+            let wins = (p * 1000.0).round() as usize;
+            for i in 0..1000 {
+                let result = if i < wins {
+                    WhiteResult::Win
+                } else {
+                    WhiteResult::Loss
+                };
+                curve.add(&Record::new(&pos, cp as i16, result, None));
+            }
+        }
+        let k = curve.fitted_scale().unwrap();
+        assert!((148..=152).contains(&k), "fitted {k}");
+        assert_eq!(ResultCurve::default().fitted_scale(), None);
+    }
 
     #[test]
     fn a_line_is_fitted_exactly() {

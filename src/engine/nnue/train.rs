@@ -2,8 +2,8 @@
 //! then quantised into a [`Network`].
 //!
 //! Loss: squared error between sigmoid(output) and a target that blends the game result with
-//! sigmoid(search score / SCALE), from the side to move's view. The output times SCALE is the
-//! evaluation in centipawns, matching the quantised network.
+//! sigmoid(search score / score scale), from the side to move's view. The output times the score
+//! scale is the evaluation in centipawns, matching the quantised network.
 
 use std::io::{self, Read, Write};
 use std::time::Instant;
@@ -29,6 +29,10 @@ pub struct TrainConfig {
     pub weight_decay: f32,
     /// Weight of the game result in the target (0 = score only, 1 = result only).
     pub result_weight: f32,
+    /// Centipawns per unit of the output: a search score `s` is the target `sigmoid(s /
+    /// score_scale)`. Near the scale at which scores predict results, the two parts of the
+    /// target agree.
+    pub score_scale: f32,
     /// Share of the positions held out for validation: the last ones, so that they come from
     /// games the training never saw.
     pub validation_fraction: f32,
@@ -36,6 +40,15 @@ pub struct TrainConfig {
     pub mirror: bool,
     pub threads: usize,
     pub seed: u64,
+}
+
+impl TrainConfig {
+    pub fn target(&self) -> Target {
+        Target {
+            result_weight: self.result_weight,
+            score_scale: self.score_scale,
+        }
+    }
 }
 
 impl Default for TrainConfig {
@@ -49,6 +62,7 @@ impl Default for TrainConfig {
             final_lr_fraction: 0.01,
             weight_decay: 0.01,
             result_weight: 0.3,
+            score_scale: SCALE as f32,
             validation_fraction: 0.02,
             mirror: true,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -119,13 +133,22 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The blended target from the side to move's view.
-fn target(record: &Record, result_weight: f32) -> f32 {
-    let (score, result) = match record.turn {
-        Color::White => (f32::from(record.white_score), record.result.score()),
-        Color::Black => (-f32::from(record.white_score), 1.0 - record.result.score()),
-    };
-    result_weight * result + (1.0 - result_weight) * sigmoid(score / SCALE as f32)
+/// What the network is trained to predict for a record.
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    pub result_weight: f32,
+    pub score_scale: f32,
+}
+
+impl Target {
+    /// The blended target from the side to move's view.
+    fn of(self, record: &Record) -> f32 {
+        let (score, result) = match record.turn {
+            Color::White => (f32::from(record.white_score), record.result.score()),
+            Color::Black => (-f32::from(record.white_score), 1.0 - record.result.score()),
+        };
+        self.result_weight * result + (1.0 - self.result_weight) * sigmoid(score / self.score_scale)
+    }
 }
 
 #[inline]
@@ -241,7 +264,7 @@ impl Model {
     fn backward(
         &self,
         record: &Record,
-        result_weight: f32,
+        target: Target,
         grads: &mut Gradients,
         scratch: &mut [Vec<f32>; 3],
     ) {
@@ -252,7 +275,7 @@ impl Model {
         let bucket = self.bucket(n);
         let out = self.output(acc_us, acc_them, bucket);
         let predicted = sigmoid(out);
-        let error = predicted - target(record, result_weight);
+        let error = predicted - target.of(record);
         grads.loss += f64::from(error * error);
         let d_out = 2.0 * error * predicted * (1.0 - predicted);
         grads.output_bias[bucket] += d_out;
@@ -286,8 +309,9 @@ impl Model {
         }
     }
 
-    /// Rounds into the int16 network.
-    pub fn quantise(&self) -> Network {
+    /// Rounds into the int16 network, whose output times `score_scale` (the training's) is in
+    /// centipawns.
+    pub fn quantise(&self, score_scale: f32) -> Network {
         let q16 = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
         Network::new(
             self.feature_weights.iter().map(|&w| q16(w, QA)).collect(),
@@ -299,6 +323,7 @@ impl Model {
                 .collect(),
         )
         .expect("a model of a valid width quantises to a valid network")
+        .with_scale(score_scale.round() as i32)
     }
 
     /// Float checkpoint: magic, hidden width, output buckets, then every parameter as f32
@@ -450,7 +475,7 @@ pub struct EpochReport {
 fn batch_gradients(
     model: &Model,
     records: &[&Record],
-    result_weight: f32,
+    target: Target,
     threads: usize,
 ) -> Gradients {
     let chunk = records.len().div_ceil(threads.max(1)).max(1);
@@ -466,7 +491,7 @@ fn batch_gradients(
                         vec![0.0; model.hidden],
                     ];
                     for record in part {
-                        model.backward(record, result_weight, &mut grads, &mut scratch);
+                        model.backward(record, target, &mut grads, &mut scratch);
                     }
                     grads
                 })
@@ -481,7 +506,7 @@ fn batch_gradients(
 }
 
 /// Mean loss over `records` without updating anything.
-pub fn evaluate_loss(model: &Model, records: &[Record], result_weight: f32, threads: usize) -> f64 {
+pub fn evaluate_loss(model: &Model, records: &[Record], target: Target, threads: usize) -> f64 {
     if records.is_empty() {
         return 0.0;
     }
@@ -493,7 +518,7 @@ pub fn evaluate_loss(model: &Model, records: &[Record], result_weight: f32, thre
                 s.spawn(move || {
                     part.iter()
                         .map(|r| {
-                            let e = sigmoid(model.forward(r)) - target(r, result_weight);
+                            let e = sigmoid(model.forward(r)) - target.of(r);
                             f64::from(e * e)
                         })
                         .sum::<f64>()
@@ -546,8 +571,7 @@ pub fn train(
             lr = config.lr
                 * (floor + (1.0 - floor) * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
             let batch_records: Vec<&Record> = batch.iter().map(|&i| &records[i as usize]).collect();
-            let grads =
-                batch_gradients(model, &batch_records, config.result_weight, config.threads);
+            let grads = batch_gradients(model, &batch_records, config.target(), config.threads);
             loss_sum += grads.loss;
             optimizer.update(
                 model,
@@ -562,12 +586,7 @@ pub fn train(
         let report = EpochReport {
             epoch,
             train_loss: loss_sum / records.len().max(1) as f64,
-            validation_loss: evaluate_loss(
-                model,
-                &validation,
-                config.result_weight,
-                config.threads,
-            ),
+            validation_loss: evaluate_loss(model, &validation, config.target(), config.threads),
             lr,
             positions_per_second: records.len() as f64 / started.elapsed().as_secs_f64().max(1e-9),
         };
@@ -612,7 +631,7 @@ mod tests {
             ..TrainConfig::default()
         };
         let mut model = Model::new(config.hidden, config.buckets, 3);
-        let before = evaluate_loss(&model, &data, config.result_weight, 2);
+        let before = evaluate_loss(&model, &data, config.target(), 2);
         let mut last = None;
         train(
             &mut model,
@@ -621,15 +640,15 @@ mod tests {
             |_, _| {},
             |_, r| last = Some(r.clone()),
         );
-        let after = evaluate_loss(&model, &data, config.result_weight, 2);
+        let after = evaluate_loss(&model, &data, config.target(), 2);
         assert!(after < before / 4.0, "loss {before} -> {after}");
         assert_eq!(last.map(|r| r.epoch), Some(30));
 
         // The quantised network agrees with the float model to within rounding.
-        let net = model.quantise();
+        let net = model.quantise(config.score_scale);
         for record in data.iter().take(5) {
             let pos = record.to_position().unwrap();
-            let float_cp = model.forward(record) * SCALE as f32;
+            let float_cp = model.forward(record) * config.score_scale;
             let int_cp = net.evaluate_from_scratch(&pos) as f32;
             // Rounding errors grow with the value: a few centipawns plus 2%.
             let tolerance = 5.0 + 0.02 * float_cp.abs();
