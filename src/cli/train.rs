@@ -37,9 +37,9 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 0.3, value_parser = super::parse_share)]
     result_weight: f64,
     /// Centipawns of search score per unit of the network's output: a score s is trained
-    /// towards sigmoid(s / SCALE). `kibitzer data --stats` prints the scale at which the data's
+    /// towards sigmoid(s / SCALE). `kibitzer data stats` prints the scale at which the data's
     /// scores predict its results.
-    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u16).range(100..=1600))]
+    #[arg(long, value_name = "SCALE", default_value_t = 400, value_parser = clap::value_parser!(u16).range(100..=1600))]
     score_scale: u16,
     /// Share of positions held out for validation: the last ones (the latest games).
     #[arg(long, default_value_t = 0.02, value_parser = super::parse_held_out_share)]
