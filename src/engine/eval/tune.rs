@@ -186,8 +186,25 @@ fn floats(weights: &[S; COUNT]) -> Floats {
         .collect()
 }
 
-fn sigmoid(x: f64) -> f64 {
+pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
+}
+
+/// The `x` in `lo..=hi` where `loss` is least, for a loss with one minimum there
+/// (golden-section search, to about 1e-8 of the range).
+pub fn golden_section_minimum(lo: f64, hi: f64, loss: impl Fn(f64) -> f64) -> f64 {
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut lo, mut hi) = (lo, hi);
+    for _ in 0..40 {
+        let a = hi - ratio * (hi - lo);
+        let b = lo + ratio * (hi - lo);
+        if loss(a) < loss(b) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    (lo + hi) / 2.0
 }
 
 #[derive(Clone, Debug)]
@@ -295,21 +312,9 @@ pub fn tune(
     }
 }
 
-/// The `k` that makes the starting weights fit best (golden-section search).
+/// The `k` that makes the starting weights fit best.
 fn fit_k(data: &Dataset, weights: &[[f64; 2]], threads: usize) -> f64 {
-    let loss = |k: f64| data.loss(weights, k, 1.0, threads, false).0;
-    let ratio = (5f64.sqrt() - 1.0) / 2.0;
-    let (mut lo, mut hi) = (1e-4, 0.05);
-    for _ in 0..40 {
-        let a = hi - ratio * (hi - lo);
-        let b = lo + ratio * (hi - lo);
-        if loss(a) < loss(b) {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
+    golden_section_minimum(1e-4, 0.05, |k| data.loss(weights, k, 1.0, threads, false).0)
 }
 
 /// Moves each piece-square table's mean into the piece's material value, which leaves every

@@ -4,9 +4,11 @@
 
 use crate::chess::Position;
 use crate::engine::eval::HandCrafted;
+use crate::engine::eval::tune::{golden_section_minimum, sigmoid};
 
 use super::Network;
 use super::data::Record;
+use super::network::SCALE_RANGE;
 
 /// Least squares `y = slope * x + intercept`, with the correlation.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -110,8 +112,6 @@ impl ResultCurve {
     const BIN_CP: i32 = 10;
     const WITHIN_CP: i32 = 2000;
     const BINS: usize = (2 * Self::WITHIN_CP / Self::BIN_CP + 1) as usize;
-    /// Scales tried: as `SCALE_RANGE` allows.
-    const SCALES: std::ops::RangeInclusive<i32> = super::network::SCALE_RANGE;
 
     /// Counts a position; scores beyond 20 pawns say nothing of the scale.
     pub fn add(&mut self, record: &Record) {
@@ -141,17 +141,19 @@ impl ResultCurve {
         }
         // Per bin, the sum of (p - r)^2 is n p^2 - 2 p sum(r) + sum(r^2); the last term is the
         // same for every scale, so the comparison leaves it out.
-        let loss = |k: i32| -> f64 {
+        let loss = |k: f64| -> f64 {
             (0..Self::BINS)
                 .filter(|&bin| self.positions[bin] > 0)
                 .map(|bin| {
                     let cp = bin as i32 * Self::BIN_CP - Self::WITHIN_CP;
-                    let p = 1.0 / (1.0 + (-f64::from(cp) / f64::from(k)).exp());
+                    let p = sigmoid(f64::from(cp) / k);
                     self.positions[bin] as f64 * p * p - 2.0 * p * self.points[bin]
                 })
                 .sum()
         };
-        Self::SCALES.min_by(|&a, &b| loss(a).total_cmp(&loss(b)))
+        let (lo, hi) = (*SCALE_RANGE.start(), *SCALE_RANGE.end());
+        let k = golden_section_minimum(f64::from(lo), f64::from(hi), loss);
+        Some(k.round() as i32)
     }
 }
 
@@ -167,7 +169,7 @@ mod tests {
         let mut curve = ResultCurve::default();
         let pos = Position::startpos();
         for cp in (-600..=600).step_by(10) {
-            let p = 1.0 / (1.0 + (-f64::from(cp) / 150.0).exp());
+            let p = sigmoid(f64::from(cp) / 150.0);
             let wins = (p * 1000.0).round() as usize;
             for i in 0..1000 {
                 let result = if i < wins {
