@@ -7,8 +7,8 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use kibitzer::engine::nnue::scale::{fitted_to_hand_crafted, sample_positions};
-use kibitzer::engine::nnue::train::{Model, TrainConfig, train};
-use kibitzer::engine::nnue::{BUCKET_RANGE, valid_hidden_width};
+use kibitzer::engine::nnue::train::{Model, Target, TrainConfig, train};
+use kibitzer::engine::nnue::{BUCKET_RANGE, SCALE, SCALE_RANGE, valid_hidden_width};
 use kibitzer::game::AtomicFile;
 
 #[derive(Args)]
@@ -39,7 +39,8 @@ pub struct TrainArgs {
     /// Centipawns of search score per unit of the network's output: a score s is trained
     /// towards sigmoid(s / SCALE). `kibitzer data stats` prints the scale at which the data's
     /// scores predict its results.
-    #[arg(long, value_name = "SCALE", default_value_t = 400, value_parser = clap::value_parser!(u16).range(100..=1600))]
+    #[arg(long, value_name = "SCALE", default_value_t = SCALE as u16, value_parser = clap::value_parser!(u16)
+        .range(i64::from(*SCALE_RANGE.start())..=i64::from(*SCALE_RANGE.end())))]
     score_scale: u16,
     /// Share of positions held out for validation: the last ones (the latest games).
     #[arg(long, default_value_t = 0.02, value_parser = super::parse_held_out_share)]
@@ -135,8 +136,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         epochs: args.epochs,
         batch_size: args.batch.max(1),
         lr: args.lr,
-        result_weight: args.result_weight as f32,
-        score_scale: f32::from(args.score_scale),
+        target: Target {
+            result_weight: args.result_weight as f32,
+            score_scale: f32::from(args.score_scale),
+        },
         validation_fraction: args.validation as f32,
         weight_decay: args.weight_decay,
         mirror: !args.no_mirror,
@@ -189,7 +192,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
             let stem = args.out.join(format!("epoch-{}", report.epoch));
             let saved =
                 write_atomically(&stem.with_extension("ckpt"), |w| model.save(w)).and_then(|()| {
-                    let mut network = model.quantise(config.score_scale);
+                    let mut network = model.quantise(config.target.score_scale);
                     if !scale_positions.is_empty() {
                         let trained = network.scale();
                         let (fitted, fit) = fitted_to_hand_crafted(network, &scale_positions);

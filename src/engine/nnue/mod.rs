@@ -17,6 +17,6 @@ pub mod train;
 pub use accumulator::NnueState;
 pub use format::NetworkFileError;
 pub use network::{
-    BUCKET_RANGE, INPUTS, Network, QA, QB, SCALE, active_features, feature_index, output_bucket,
-    valid_hidden_width,
+    BUCKET_RANGE, INPUTS, Network, QA, QB, SCALE, SCALE_RANGE, active_features, feature_index,
+    output_bucket, valid_hidden_width,
 };

@@ -27,12 +27,7 @@ pub struct TrainConfig {
     pub lr: f32,
     pub final_lr_fraction: f32,
     pub weight_decay: f32,
-    /// Weight of the game result in the target (0 = score only, 1 = result only).
-    pub result_weight: f32,
-    /// Centipawns per unit of the output: a search score `s` is the target `sigmoid(s /
-    /// score_scale)`. Near the scale at which scores predict results, the two parts of the
-    /// target agree.
-    pub score_scale: f32,
+    pub target: Target,
     /// Share of the positions held out for validation: the last ones, so that they come from
     /// games the training never saw.
     pub validation_fraction: f32,
@@ -40,15 +35,6 @@ pub struct TrainConfig {
     pub mirror: bool,
     pub threads: usize,
     pub seed: u64,
-}
-
-impl TrainConfig {
-    pub fn target(&self) -> Target {
-        Target {
-            result_weight: self.result_weight,
-            score_scale: self.score_scale,
-        }
-    }
 }
 
 impl Default for TrainConfig {
@@ -61,8 +47,10 @@ impl Default for TrainConfig {
             lr: 0.001,
             final_lr_fraction: 0.01,
             weight_decay: 0.01,
-            result_weight: 0.3,
-            score_scale: SCALE as f32,
+            target: Target {
+                result_weight: 0.3,
+                score_scale: SCALE as f32,
+            },
             validation_fraction: 0.02,
             mirror: true,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -136,7 +124,10 @@ fn sigmoid(x: f32) -> f32 {
 /// What the network is trained to predict for a record.
 #[derive(Clone, Copy, Debug)]
 pub struct Target {
+    /// Weight of the game result (0 = score only, 1 = result only).
     pub result_weight: f32,
+    /// Centipawns per unit of the output: a search score `s` counts as `sigmoid(s /
+    /// score_scale)`. Near the scale at which scores predict results, the two parts agree.
     pub score_scale: f32,
 }
 
@@ -571,7 +562,7 @@ pub fn train(
             lr = config.lr
                 * (floor + (1.0 - floor) * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
             let batch_records: Vec<&Record> = batch.iter().map(|&i| &records[i as usize]).collect();
-            let grads = batch_gradients(model, &batch_records, config.target(), config.threads);
+            let grads = batch_gradients(model, &batch_records, config.target, config.threads);
             loss_sum += grads.loss;
             optimizer.update(
                 model,
@@ -586,7 +577,7 @@ pub fn train(
         let report = EpochReport {
             epoch,
             train_loss: loss_sum / records.len().max(1) as f64,
-            validation_loss: evaluate_loss(model, &validation, config.target(), config.threads),
+            validation_loss: evaluate_loss(model, &validation, config.target, config.threads),
             lr,
             positions_per_second: records.len() as f64 / started.elapsed().as_secs_f64().max(1e-9),
         };
@@ -631,7 +622,7 @@ mod tests {
             ..TrainConfig::default()
         };
         let mut model = Model::new(config.hidden, config.buckets, 3);
-        let before = evaluate_loss(&model, &data, config.target(), 2);
+        let before = evaluate_loss(&model, &data, config.target, 2);
         let mut last = None;
         train(
             &mut model,
@@ -640,15 +631,15 @@ mod tests {
             |_, _| {},
             |_, r| last = Some(r.clone()),
         );
-        let after = evaluate_loss(&model, &data, config.target(), 2);
+        let after = evaluate_loss(&model, &data, config.target, 2);
         assert!(after < before / 4.0, "loss {before} -> {after}");
         assert_eq!(last.map(|r| r.epoch), Some(30));
 
         // The quantised network agrees with the float model to within rounding.
-        let net = model.quantise(config.score_scale);
+        let net = model.quantise(config.target.score_scale);
         for record in data.iter().take(5) {
             let pos = record.to_position().unwrap();
-            let float_cp = model.forward(record) * config.score_scale;
+            let float_cp = model.forward(record) * config.target.score_scale;
             let int_cp = net.evaluate_from_scratch(&pos) as f32;
             // Rounding errors grow with the value: a few centipawns plus 2%.
             let tolerance = 5.0 + 0.02 * float_cp.abs();
