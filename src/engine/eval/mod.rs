@@ -31,9 +31,9 @@ static EMBEDDED_NETWORK: LazyLock<Arc<Network>> = LazyLock::new(|| {
 
 /// How much of a network's score is the hand-crafted evaluation's, in percent, unless asked
 /// otherwise. The networks trained so far and the hand-crafted evaluation err in different
-/// places: at 20,000 nodes a move the embedded gen6 alone draws level with the hand-crafted
-/// evaluation and their mean beats it by 76 Elo (by 38 at 10+0.1, where it is slower: the SPRT
-/// that made it the default; NETWORKS.md).
+/// places: at 20,000 nodes a move gen6 alone drew level with the hand-crafted evaluation and
+/// their mean beat it by 76 Elo (by 38 at 10+0.1, where it is slower); the embedded gen7 alone
+/// loses to its own mix by 139 (NETWORKS.md).
 pub const DEFAULT_HCE_SHARE: u8 = 50;
 
 /// Which static evaluation the engine uses.
