@@ -170,8 +170,6 @@ impl<'a> Searcher<'a> {
 
     // --- Helpers -------------------------------------------------------------------------
 
-    /// Fifty-move rule, insufficient material, or a repetition of any earlier position since
-    /// the last irreversible move (in the game or on the current path).
     /// A WDL probe right after a capture or pawn move. When the result's bound settles the node,
     /// it is stored in the transposition table and returned.
     fn probe_tablebase(
@@ -226,6 +224,8 @@ impl<'a> Searcher<'a> {
         self.td.eval.pop();
     }
 
+    /// Fifty-move rule, insufficient material, or a repetition since the last irreversible
+    /// move: once on the current path, or twice in the game before the root.
     fn is_draw(&self, pos: &Position) -> bool {
         if pos.is_insufficient_material() {
             return true;
