@@ -152,8 +152,9 @@ fn mix(net: i32, share: u8, hce: impl FnOnce() -> i32) -> i32 {
     (net * (100 - share) + hce() * share) / 100
 }
 
-/// The embedded network mixed with the hand-crafted evaluation: it won its SPRT against the
-/// hand-crafted evaluation alone at 10+0.1 (NETWORKS.md records each attempt).
+/// The embedded network mixed with the hand-crafted evaluation: such a mix (gen6) won its SPRT
+/// against the hand-crafted evaluation alone at 10+0.1, and gen7's beat gen6's in turn
+/// (NETWORKS.md records each attempt).
 impl Default for Evaluation {
     fn default() -> Evaluation {
         Evaluation::embedded()
