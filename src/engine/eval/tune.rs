@@ -191,17 +191,23 @@ pub fn sigmoid(x: f64) -> f64 {
 }
 
 /// The `x` in `lo..=hi` where `loss` is least, for a loss with one minimum there
-/// (golden-section search, to about 1e-8 of the range).
+/// (golden-section search, to about 1e-8 of the range). Each step keeps one of its two inner
+/// points as the next step's, so `loss` (a pass over a whole data set, for `tune`) runs once
+/// a step.
 pub fn golden_section_minimum(lo: f64, hi: f64, loss: impl Fn(f64) -> f64) -> f64 {
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     let (mut lo, mut hi) = (lo, hi);
+    let (mut a, mut b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
+    let (mut loss_a, mut loss_b) = (loss(a), loss(b));
     for _ in 0..40 {
-        let a = hi - ratio * (hi - lo);
-        let b = lo + ratio * (hi - lo);
-        if loss(a) < loss(b) {
-            hi = b;
+        if loss_a < loss_b {
+            (hi, b, loss_b) = (b, a, loss_a);
+            a = hi - ratio * (hi - lo);
+            loss_a = loss(a);
         } else {
-            lo = a;
+            (lo, a, loss_a) = (a, b, loss_b);
+            b = lo + ratio * (hi - lo);
+            loss_b = loss(b);
         }
     }
     (lo + hi) / 2.0
@@ -380,6 +386,17 @@ pub fn weights_source(weights: &[S; COUNT]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn golden_section_finds_the_minimum_with_one_loss_a_step() {
+        let calls = std::cell::Cell::new(0);
+        let x = golden_section_minimum(1e-4, 0.05, |k| {
+            calls.set(calls.get() + 1);
+            (k - 0.0123).powi(2)
+        });
+        assert!((x - 0.0123).abs() < 1e-9, "{x}");
+        assert_eq!(calls.get(), 42);
+    }
 
     #[test]
     fn weights_file_is_what_the_tuner_writes() {
