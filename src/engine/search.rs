@@ -212,9 +212,10 @@ impl<'a> Searcher<'a> {
 
     /// The position after `m`, with the path's keys and the evaluator following it.
     fn make_move(&mut self, pos: &Position, m: Move) -> Position {
-        self.td.eval.push_move(pos, m);
         let mut child = pos.clone();
         child.play_unchecked(m);
+        self.ctx.tt.prefetch(child.hash());
+        self.td.eval.push_move(pos, m);
         self.td.keys.push(child.hash());
         child
     }

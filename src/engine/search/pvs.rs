@@ -238,6 +238,7 @@ impl Searcher<'_> {
         let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(NMP_EVAL_MAX);
         let mut child = pos.clone();
         child.play_null();
+        self.ctx.tt.prefetch(child.hash());
         self.td.frames[f].piece_to = None;
         self.td.keys.push(child.hash());
         self.td.eval.push_null();
