@@ -164,7 +164,7 @@ impl TranspositionTable {
     }
 
     /// Starts loading `key`'s bucket into the cache, so that the probe a little later does not
-    /// wait on main memory (most probes miss every cache: the table is far bigger than they are).
+    /// wait on main memory (where the table is bigger than the caches, most probes would).
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
