@@ -214,12 +214,28 @@ impl<'a> Searcher<'a> {
     fn make_move(&mut self, pos: &Position, m: Move) -> Position {
         let mut child = pos.clone();
         child.play_unchecked(m);
-        self.ctx.tt.prefetch(child.hash());
+        self.entered(&child);
         self.td.eval.push_move(pos, m);
-        self.td.keys.push(child.hash());
         child
     }
 
+    /// The position after passing the move, as [`Self::make_move`] makes one after a move.
+    fn make_null_move(&mut self, pos: &Position) -> Position {
+        let mut child = pos.clone();
+        child.play_null();
+        self.entered(&child);
+        self.td.eval.push_null();
+        child
+    }
+
+    /// The child's key goes on the path, and its table bucket starts loading for the probe
+    /// that follows.
+    fn entered(&mut self, child: &Position) {
+        self.ctx.tt.prefetch(child.hash());
+        self.td.keys.push(child.hash());
+    }
+
+    /// Takes back [`Self::make_move`] or [`Self::make_null_move`].
     fn unmake_move(&mut self) {
         self.td.keys.pop();
         self.td.eval.pop();

@@ -236,16 +236,11 @@ impl Searcher<'_> {
             return None;
         }
         let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(NMP_EVAL_MAX);
-        let mut child = pos.clone();
-        child.play_null();
-        self.ctx.tt.prefetch(child.hash());
+        let child = self.make_null_move(pos);
         self.td.frames[f].piece_to = None;
-        self.td.keys.push(child.hash());
-        self.td.eval.push_null();
         let score =
             -self.pvs::<NonPv>(&child, -beta, -beta + 1, depth - r, ply + 1, !node.cut_node);
-        self.td.eval.pop();
-        self.td.keys.pop();
+        self.unmake_move();
         if self.ctx.stopped() {
             return Some(0);
         }
