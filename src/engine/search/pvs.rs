@@ -415,7 +415,7 @@ impl Searcher<'_> {
     }
 
     /// How much deeper `m` is searched: singular (the TT move is much better than every other),
-    /// or a check. `Err` carries a multi-cut's value or a stop.
+    /// or a check that does not lose material. `Err` carries a multi-cut's value or a stop.
     fn extension<N: NodeKind>(
         &mut self,
         pos: &Position,
@@ -437,7 +437,7 @@ impl Searcher<'_> {
                 && e.bound != Bound::Upper
                 && !is_decisive(e.value)
         }) else {
-            return Ok(i32::from(gives_check));
+            return Ok(i32::from(gives_check && pos.see_ge(m, 0)));
         };
         let s_beta = e.value - 2 * depth;
         self.td.frames[f].excluded = Some(m);
@@ -466,8 +466,8 @@ impl Searcher<'_> {
         } else if e.value >= beta {
             Ok(-1)
         } else {
-            // Not singular, but a check keeps its extension.
-            Ok(i32::from(gives_check))
+            // Not singular, but a check that does not lose material keeps its extension.
+            Ok(i32::from(gives_check && pos.see_ge(m, 0)))
         }
     }
 
