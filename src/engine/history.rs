@@ -1,6 +1,7 @@
 //! Per-thread statistics: for move ordering, butterfly history, continuation history (indexed
 //! by the moves one and two plies back), killer and counter moves; for the evaluation, pawn
-//! correction history (how far searches found the static evaluation off, by pawn structure).
+//! correction history (how far searches found the static evaluation off, by pawn structure and
+//! by each side's other pieces).
 
 use crate::chess::{Color, Move, Piece, Position, Role, Square};
 
@@ -118,48 +119,88 @@ impl History {
     }
 }
 
-/// Pawn-structure slots per side.
+/// Slots per table and side to move.
 const CORRECTION_SIZE: usize = 16_384;
 /// Entries hold centipawns times this, for smooth averaging.
 const CORRECTION_GRAIN: i32 = 256;
-/// The most an entry corrects, in centipawns.
+/// The most one entry corrects, in centipawns.
 const CORRECTION_MAX: i32 = 64;
+/// The tables: pawn structure, White's pieces, Black's pieces.
+const CORRECTION_TABLES: usize = 3;
 
-/// How far searches have found the static evaluation off, per side to move and pawn structure.
+/// How far searches have found the static evaluation off, per side to move, learnt by pawn
+/// structure and by each side's placement of its other pieces; the three add up.
 pub struct Correction(Vec<i16>);
 
 impl Default for Correction {
     fn default() -> Self {
-        Correction(vec![0; 2 * CORRECTION_SIZE])
+        Correction(vec![0; CORRECTION_TABLES * 2 * CORRECTION_SIZE])
     }
 }
 
+/// Multiplicative hash of bitboards into a slot.
+fn slot(boards: &[u64]) -> usize {
+    const MULTIPLIERS: [u64; 6] = [
+        0x9E37_79B9_7F4A_7C15,
+        0xC2B2_AE3D_27D4_EB4F,
+        0x1656_67B1_9E37_79F9,
+        0x85EB_CA77_C2B2_AE63,
+        0x27D4_EB2F_1656_67C5,
+        0xFF51_AFD7_ED55_8CCD,
+    ];
+    let key = boards
+        .iter()
+        .zip(MULTIPLIERS)
+        .fold(0u64, |k, (b, m)| k ^ b.wrapping_mul(m));
+    (key >> 50) as usize % CORRECTION_SIZE
+}
+
 impl Correction {
-    fn index(pos: &Position) -> usize {
-        let white = pos.pieces(Color::White, Role::Pawn).0;
-        let black = pos.pieces(Color::Black, Role::Pawn).0;
-        let key =
-            white.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ black.wrapping_mul(0xC2B2_AE3D_27D4_EB4F);
-        pos.turn().index() * CORRECTION_SIZE + (key >> 50) as usize % CORRECTION_SIZE
+    /// The entry of each table for `pos`.
+    fn indices(pos: &Position) -> [usize; CORRECTION_TABLES] {
+        let pawns = slot(&[
+            pos.pieces(Color::White, Role::Pawn).0,
+            pos.pieces(Color::Black, Role::Pawn).0,
+        ]);
+        let pieces = |c: Color| {
+            slot(&[
+                pos.pieces(c, Role::Knight).0,
+                pos.pieces(c, Role::Bishop).0,
+                pos.pieces(c, Role::Rook).0,
+                pos.pieces(c, Role::Queen).0,
+                pos.pieces(c, Role::King).0,
+            ])
+        };
+        let side = pos.turn().index() * CORRECTION_SIZE;
+        let table = 2 * CORRECTION_SIZE;
+        [
+            side + pawns,
+            table + side + pieces(Color::White),
+            2 * table + side + pieces(Color::Black),
+        ]
     }
 
     /// The correction to add to `pos`'s static evaluation, in centipawns.
     pub fn get(&self, pos: &Position) -> i32 {
-        i32::from(self.0[Self::index(pos)]) / CORRECTION_GRAIN
+        let sum: i32 = Self::indices(pos)
+            .iter()
+            .map(|&i| i32::from(self.0[i]))
+            .sum();
+        sum / CORRECTION_GRAIN
     }
 
     /// A search to `depth` found `pos` worth `diff` more than its corrected static evaluation:
-    /// the entry moves towards it, more for deeper searches.
+    /// each table's entry moves to take up part of the difference, more for deeper searches,
+    /// less the nearer it is to its limit.
     pub fn update(&mut self, pos: &Position, diff: i32, depth: i32) {
-        let entry = &mut self.0[Self::index(pos)];
+        let limit = CORRECTION_MAX * CORRECTION_GRAIN;
         let weight = (depth + 1).min(16);
-        let target = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN;
-        let v = i32::from(*entry);
-        let next = (v * (256 - weight) + target * weight) / 256;
-        *entry = next.clamp(
-            -CORRECTION_MAX * CORRECTION_GRAIN,
-            CORRECTION_MAX * CORRECTION_GRAIN,
-        ) as i16;
+        let step = diff.clamp(-CORRECTION_MAX, CORRECTION_MAX) * CORRECTION_GRAIN * weight / 256;
+        for i in Self::indices(pos) {
+            let v = i32::from(self.0[i]);
+            let next = v + step - v * step.abs() / limit;
+            self.0[i] = next.clamp(-limit, limit) as i16;
+        }
     }
 
     pub fn clear(&mut self) {
@@ -206,18 +247,17 @@ mod tests {
         let pos = Position::startpos();
         let mut c = Correction::default();
         assert_eq!(c.get(&pos), 0);
+        // Searches that keep finding the position 40 better than its corrected evaluation.
         for _ in 0..200 {
-            c.update(&pos, 40, 10);
+            c.update(&pos, 40 - c.get(&pos), 10);
         }
-        assert!((35..=40).contains(&c.get(&pos)), "{}", c.get(&pos));
+        assert!((36..=40).contains(&c.get(&pos)), "{}", c.get(&pos));
         for _ in 0..500 {
             c.update(&pos, -1000, 20);
         }
         let low = c.get(&pos);
-        assert!(
-            (-CORRECTION_MAX..=-CORRECTION_MAX + 2).contains(&low),
-            "{low}"
-        );
+        let floor = -CORRECTION_MAX * CORRECTION_TABLES as i32;
+        assert!((floor..=floor + 6).contains(&low), "{low}");
         c.clear();
         assert_eq!(c.get(&pos), 0);
     }

@@ -26,7 +26,7 @@ struct Node {
     tt_move: Option<Move>,
     /// The evaluation as the evaluator gives it (what the table keeps); `None` in check.
     raw_eval: Option<i32>,
-    /// `raw_eval` with the pawn-structure correction; `None` in check.
+    /// `raw_eval` with the learnt correction; `None` in check.
     static_eval: Option<i32>,
     /// The static evaluation, or the table's value where its bound says it is closer.
     eval: i32,
@@ -564,7 +564,7 @@ impl Searcher<'_> {
     }
 }
 impl Searcher<'_> {
-    /// The static evaluation with the pawn-structure correction, kept off the decisive range.
+    /// The static evaluation with the learnt correction, kept off the decisive range.
     pub(super) fn corrected(&self, pos: &Position, raw: i32) -> i32 {
         (raw + self.td.correction.get(pos)).clamp(-TB_BOUND + 1, TB_BOUND - 1)
     }
