@@ -1,5 +1,5 @@
 //! Per-thread statistics: for move ordering, butterfly history, continuation history (indexed
-//! by the moves one and two plies back), killer and counter moves; for the evaluation, pawn
+//! by the moves one and two plies back), killer and counter moves; for the evaluation,
 //! correction history (how far searches found the static evaluation off, by pawn structure and
 //! by each side's other pieces).
 
