@@ -426,6 +426,8 @@ impl Searcher<'_> {
         depth: i32,
     ) -> Result<i32, i32> {
         let f = node.f;
+        // A check that throws material away is not worth the extra ply.
+        let check_extension = || i32::from(gives_check && pos.see_ge(m, 0));
         let singular_candidate = !N::ROOT
             && depth >= SE_MIN_DEPTH
             && Some(m) == node.tt_move
@@ -437,7 +439,7 @@ impl Searcher<'_> {
                 && e.bound != Bound::Upper
                 && !is_decisive(e.value)
         }) else {
-            return Ok(i32::from(gives_check && pos.see_ge(m, 0)));
+            return Ok(check_extension());
         };
         let s_beta = e.value - 2 * depth;
         self.td.frames[f].excluded = Some(m);
@@ -466,8 +468,8 @@ impl Searcher<'_> {
         } else if e.value >= beta {
             Ok(-1)
         } else {
-            // Not singular, but a check that does not lose material keeps its extension.
-            Ok(i32::from(gives_check && pos.see_ge(m, 0)))
+            // Not singular, but a check keeps its extension.
+            Ok(check_extension())
         }
     }
 
