@@ -39,6 +39,25 @@ pub fn castling(rights: &ByColor<[Option<Square>; 2]>) -> u64 {
     key
 }
 
+/// A multiplicative key of up to six words (bitboards, squares) for the engine's small caches of
+/// pawn structures and piece placements, which the position keeps no Zobrist key for. Take the
+/// top bits for an index.
+pub fn mix(words: &[u64]) -> u64 {
+    const MULTIPLIERS: [u64; 6] = [
+        0x9E37_79B9_7F4A_7C15,
+        0xC2B2_AE3D_27D4_EB4F,
+        0x1656_67B1_9E37_79F9,
+        0x85EB_CA77_C2B2_AE63,
+        0x27D4_EB2F_1656_67C5,
+        0xFF51_AFD7_ED55_8CCD,
+    ];
+    debug_assert!(words.len() <= MULTIPLIERS.len());
+    words
+        .iter()
+        .zip(MULTIPLIERS)
+        .fold(0, |key, (w, m)| key ^ w.wrapping_mul(m))
+}
+
 /// The full key, computed from scratch.
 pub fn hash(pos: &Position) -> u64 {
     let mut key = 0;

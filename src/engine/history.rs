@@ -3,7 +3,7 @@
 //! correction history (how far searches found the static evaluation off, by pawn structure and
 //! by each side's other pieces).
 
-use crate::chess::{Color, Move, Piece, Position, Role, Square};
+use crate::chess::{Color, Move, Piece, Position, Role, Square, zobrist};
 
 use super::params::{HIST_BONUS_ADD, HIST_BONUS_MAX, HIST_BONUS_MULT, HIST_LIMIT};
 
@@ -120,7 +120,8 @@ impl History {
 }
 
 /// Slots per table and side to move.
-const CORRECTION_SIZE: usize = 16_384;
+const CORRECTION_BITS: u32 = 14;
+const CORRECTION_SIZE: usize = 1 << CORRECTION_BITS;
 /// Entries hold centipawns times this, for smooth averaging.
 const CORRECTION_GRAIN: i32 = 256;
 /// The most one entry corrects, in centipawns.
@@ -138,21 +139,9 @@ impl Default for Correction {
     }
 }
 
-/// Multiplicative hash of bitboards into a slot.
-fn slot(boards: &[u64]) -> usize {
-    const MULTIPLIERS: [u64; 6] = [
-        0x9E37_79B9_7F4A_7C15,
-        0xC2B2_AE3D_27D4_EB4F,
-        0x1656_67B1_9E37_79F9,
-        0x85EB_CA77_C2B2_AE63,
-        0x27D4_EB2F_1656_67C5,
-        0xFF51_AFD7_ED55_8CCD,
-    ];
-    let key = boards
-        .iter()
-        .zip(MULTIPLIERS)
-        .fold(0u64, |k, (b, m)| k ^ b.wrapping_mul(m));
-    (key >> 50) as usize % CORRECTION_SIZE
+/// The slot of `words` in one table.
+fn slot(words: &[u64]) -> usize {
+    (zobrist::mix(words) >> (64 - CORRECTION_BITS)) as usize
 }
 
 impl Correction {

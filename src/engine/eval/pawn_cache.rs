@@ -2,7 +2,7 @@
 //! kings change in few of the moves a search plays, so most positions find their shelter,
 //! pawn structure and passers here instead of walking every pawn again.
 
-use crate::chess::{Bitboard, Color, Position, Role};
+use crate::chess::{Bitboard, Color, Position, Role, zobrist};
 
 use super::S;
 
@@ -46,9 +46,11 @@ impl PawnCache {
     ) -> (S, [Bitboard; 2]) {
         let pawns = [Color::White, Color::Black].map(|c| pos.pieces(c, Role::Pawn).0);
         let kings = [Color::White, Color::Black].map(|c| pos.king(c).index() as u8);
-        let key = pawns[0].wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ pawns[1].wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-            ^ (u64::from(kings[0]) << 6 | u64::from(kings[1])).wrapping_mul(0x1656_67B1_9E37_79F9);
+        let key = zobrist::mix(&[
+            pawns[0],
+            pawns[1],
+            u64::from(kings[0]) << 6 | u64::from(kings[1]),
+        ]);
         let entry = &mut self.0[(key >> (64 - INDEX_BITS)) as usize];
         if entry.pawns != pawns || entry.kings != kings {
             let (total, passers) = compute();
