@@ -131,6 +131,26 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
         &dir,
     ));
     assert!(dir.join("net/epoch-1.nnue").exists(), "{trained}");
+
+    // A network file warm-starts a run as a checkpoint does (checkpoints do not outlive machines).
+    let warm = text(&kibitzer(
+        &[
+            "train",
+            "games.kbg",
+            "--out",
+            "net2",
+            "--epochs",
+            "1",
+            "--hidden",
+            "16",
+            "--threads",
+            "1",
+            "--resume",
+            "net/epoch-1.nnue",
+        ],
+        &dir,
+    ));
+    assert!(dir.join("net2/epoch-1.nnue").exists(), "{warm}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

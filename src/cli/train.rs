@@ -1,5 +1,5 @@
-use std::fs::{self, File};
-use std::io::{BufReader, Write};
+use std::fs;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
@@ -8,7 +8,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use kibitzer::engine::nnue::scale::{fitted_to_hand_crafted, sample_positions};
 use kibitzer::engine::nnue::train::{Model, Target, TrainConfig, train};
-use kibitzer::engine::nnue::{BUCKET_RANGE, SCALE, SCALE_RANGE, valid_hidden_width};
+use kibitzer::engine::nnue::{
+    BUCKET_RANGE, Network, SCALE, SCALE_RANGE, format, valid_hidden_width,
+};
 use kibitzer::game::AtomicFile;
 
 #[derive(Args)]
@@ -55,8 +57,9 @@ pub struct TrainArgs {
     threads: Option<usize>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Start from a float checkpoint (`epoch-N.ckpt`) instead of random weights; one without
-    /// buckets starts every bucket from its output layer.
+    /// Start from a float checkpoint (`epoch-N.ckpt`) or a network file (`.nnue`, e.g.
+    /// assets/kibitzer.nnue) instead of random weights; one without buckets starts every bucket
+    /// from its output layer.
     #[arg(long)]
     resume: Option<PathBuf>,
     /// Keep the trained output scale (400) instead of fitting each exported network's
@@ -77,6 +80,25 @@ fn write_atomically(
     write(&mut file)
         .and_then(|()| file.commit())
         .with_context(|| format!("writing {}", path.display()))
+}
+
+/// The model a run resumes from: a float checkpoint, or a network file (`.nnue`) rounded back to
+/// floats when its checkpoint is gone.
+fn load_start(path: &Path) -> anyhow::Result<Model> {
+    let bytes = fs::read(path).with_context(|| format!("opening {}", path.display()))?;
+    if bytes.starts_with(format::MAGIC) {
+        let net = Network::from_bytes(&bytes).with_context(|| format!("{}", path.display()))?;
+        Ok(Model::from_network(&net))
+    } else {
+        Model::load(&mut bytes.as_slice()).map_err(|e| match e.kind() {
+            std::io::ErrorKind::UnexpectedEof => anyhow::anyhow!(
+                "{}: {} bytes, too short for a training checkpoint (nor is it a network file)",
+                path.display(),
+                bytes.len()
+            ),
+            _ => anyhow::Error::new(e).context(path.display().to_string()),
+        })
+    }
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<()> {
@@ -107,9 +129,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
 
     let mut model = match &args.resume {
         Some(path) => {
-            let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
-            let model = Model::load(&mut BufReader::new(file))
-                .with_context(|| format!("{}", path.display()))?;
+            let model = load_start(path)?;
             if model.hidden != args.hidden {
                 bail!(
                     "{} has hidden width {}, not {}",

@@ -317,6 +317,24 @@ impl Model {
         .with_scale(score_scale.round() as i32)
     }
 
+    /// The float model a quantised network rounds back to: how training warm-starts from a
+    /// network file when its checkpoint is gone. The file's output scale is not part of the
+    /// model (it only says what the raw output means in centipawns).
+    pub fn from_network(net: &Network) -> Model {
+        let unq = |q: i16, scale: i32| f32::from(q) / scale as f32;
+        Model {
+            hidden: net.hidden(),
+            feature_weights: net.feature_weights.iter().map(|&q| unq(q, QA)).collect(),
+            feature_bias: net.feature_bias.iter().map(|&q| unq(q, QA)).collect(),
+            output_weights: net.output_weights.iter().map(|&q| unq(q, QB)).collect(),
+            output_bias: net
+                .output_bias
+                .iter()
+                .map(|&q| q as f32 / (QA * QB) as f32)
+                .collect(),
+        }
+    }
+
     /// Float checkpoint: magic, hidden width, output buckets, then every parameter as f32
     /// little-endian.
     pub fn save<W: Write>(&self, out: &mut W) -> io::Result<()> {
@@ -669,5 +687,18 @@ mod tests {
         assert_eq!(Model::load(&mut old.as_slice()).unwrap(), single);
         assert!(Model::load(&mut &bytes[..20]).is_err());
         assert!(Model::load(&mut &b"garbage!garbage!"[..]).is_err());
+    }
+
+    #[test]
+    fn a_network_file_rounds_back_to_its_model() {
+        let model = Model::new(32, 3, 5);
+        let net = model.quantise(285.0);
+        let back = Model::from_network(&net);
+        assert_eq!((back.hidden, back.buckets()), (32, 3));
+        // Quantising again gives the same network, and the float output is within rounding.
+        assert_eq!(back.quantise(285.0), net);
+        for record in records().iter().take(5) {
+            assert!((back.forward(record) - model.forward(record)).abs() < 0.02);
+        }
     }
 }
