@@ -44,6 +44,8 @@ pub struct MovePicker {
     quiet_scores: [i32; 256],
     quiet_next: usize,
     quiet_generated: bool,
+    /// The quiets left are the checks `keep_quiet_checks` kept.
+    only_checks_left: bool,
     /// Quiescence: no quiet moves at all (unless in check), no bad captures.
     captures_only: bool,
 }
@@ -83,6 +85,7 @@ impl MovePicker {
             quiet_scores: [0; 256],
             quiet_next: 0,
             quiet_generated: false,
+            only_checks_left: false,
             captures_only: false,
         }
     }
@@ -116,6 +119,23 @@ impl MovePicker {
             || Some(m) == self.ctx.killers[0]
             || Some(m) == self.ctx.killers[1]
             || Some(m) == self.ctx.counter
+    }
+
+    /// Drops the quiet moves not yet returned that do not give check (or were returned as the
+    /// TT move, a killer or the counter), keeping the others' order and scores: once pruning
+    /// skips quiets, the picker selects among the few checks instead of scanning every quiet.
+    fn keep_quiet_checks(&mut self, pos: &Position) {
+        let mut kept = self.quiet_next;
+        for i in self.quiet_next..self.quiet.len() {
+            let m = self.quiet[i];
+            if !self.is_special(m) && pos.gives_check(m) {
+                self.quiet_scores[kept] = self.quiet_scores[i];
+                self.quiet.as_mut_slice()[kept] = m;
+                kept += 1;
+            }
+        }
+        self.quiet.truncate(kept);
+        self.only_checks_left = true;
     }
 
     /// The next move to search. With `skip_quiets`, quiet moves not yet returned are dropped
@@ -217,6 +237,9 @@ impl MovePicker {
                     self.stage = Stage::Quiet;
                 }
                 Stage::Quiet => {
+                    if skip_quiets && !self.only_checks_left {
+                        self.keep_quiet_checks(pos);
+                    }
                     if self.captures_only || self.quiet_next >= self.quiet.len() {
                         self.stage = Stage::BadNoisy;
                         continue;
@@ -224,7 +247,7 @@ impl MovePicker {
                     select_best(&mut self.quiet, &mut self.quiet_scores, self.quiet_next);
                     let m = self.quiet[self.quiet_next];
                     self.quiet_next += 1;
-                    if !self.is_special(m) && (!skip_quiets || pos.gives_check(m)) {
+                    if self.only_checks_left || !self.is_special(m) {
                         return Some(m);
                     }
                 }
