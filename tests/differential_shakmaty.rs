@@ -5,6 +5,7 @@
 
 mod common;
 
+use kibitzer::chess::check::CheckSquares;
 use kibitzer::chess::{CastlingMode, GenType, MoveList, Position, UciMove};
 use shakmaty as sm;
 use shakmaty::Position as _;
@@ -146,6 +147,7 @@ fn compare(ours: &Position, theirs: &sm::Chess, mode: sm::CastlingMode) -> Resul
     }
 
     // Per move: SAN and UCI parse back to it, and gives_check predicts check.
+    let check_squares = CheckSquares::new(ours);
     for &m in legal.iter() {
         let san = ours.san(m);
         if ours.parse_san(&san) != Ok(m) {
@@ -158,6 +160,9 @@ fn compare(ours: &Position, theirs: &sm::Chess, mode: sm::CastlingMode) -> Resul
         let child = ours.play(m).map_err(|e| format!("{e}"))?;
         if ours.gives_check(m) != child.in_check() {
             return Err(format!("gives_check({san}) = {}", ours.gives_check(m)));
+        }
+        if check_squares.gives_check(ours, m) != child.in_check() {
+            return Err(format!("CheckSquares: gives_check({san}) wrong"));
         }
     }
     Ok(())

@@ -4,6 +4,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod check;
 pub mod chess960;
 pub mod epd;
 pub mod fen;

@@ -2,6 +2,7 @@
 //! quiet moves by history, then bad captures. Moves come from the legal generator, so a TT,
 //! killer or counter move is played only if it is found in the generated list.
 
+use crate::chess::check::CheckSquares;
 use crate::chess::position::see_value;
 use crate::chess::{Color, GenType, Move, MoveList, Position};
 
@@ -48,6 +49,8 @@ pub struct MovePicker {
     only_checks_left: bool,
     /// Quiescence: no quiet moves at all (unless in check), no bad captures.
     captures_only: bool,
+    /// Made on the first question about checks, for all of the node's moves.
+    check_squares: Option<CheckSquares>,
 }
 
 /// MVV-LVA: the most valuable victim first, the cheapest attacker breaking ties; queening too.
@@ -87,6 +90,7 @@ impl MovePicker {
             quiet_generated: false,
             only_checks_left: false,
             captures_only: false,
+            check_squares: None,
         }
     }
 
@@ -121,6 +125,13 @@ impl MovePicker {
             || Some(m) == self.ctx.counter
     }
 
+    /// Whether `m`, a legal move of `pos` (this node's position), gives check.
+    pub fn gives_check(&mut self, pos: &Position, m: Move) -> bool {
+        self.check_squares
+            .get_or_insert_with(|| CheckSquares::new(pos))
+            .gives_check(pos, m)
+    }
+
     /// Drops the quiet moves not yet returned that do not give check (or were returned as the
     /// TT move, a killer or the counter), keeping the others' order and scores: once pruning
     /// skips quiets, the picker selects among the few checks instead of scanning every quiet.
@@ -128,7 +139,7 @@ impl MovePicker {
         let mut kept = self.quiet_next;
         for i in self.quiet_next..self.quiet.len() {
             let m = self.quiet[i];
-            if !self.is_special(m) && pos.gives_check(m) {
+            if !self.is_special(m) && self.gives_check(pos, m) {
                 self.quiet_scores[kept] = self.quiet_scores[i];
                 self.quiet.as_mut_slice()[kept] = m;
                 kept += 1;
@@ -214,7 +225,7 @@ impl MovePicker {
                         candidate.filter(|&m| Some(m) != self.ctx.tt_move && !m.is_noisy())
                     {
                         self.gen_quiet(pos);
-                        if self.quiet.contains(m) && (!skip_quiets || pos.gives_check(m)) {
+                        if self.quiet.contains(m) && (!skip_quiets || self.gives_check(pos, m)) {
                             return Some(m);
                         }
                     }

@@ -308,7 +308,7 @@ impl Searcher<'_> {
             }
             out.moves_seen += 1;
             let quiet = !m.is_noisy();
-            let gives_check = pos.gives_check(m);
+            let gives_check = picker.gives_check(pos, m);
             let piece = pos.moved_piece(m).expect("generated move has a piece");
             let piece_to = PieceTo { piece, to: m.to() };
             let hist = if quiet {
