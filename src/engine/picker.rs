@@ -134,7 +134,7 @@ impl MovePicker {
 
     /// Drops the quiet moves not yet returned that do not give check (or were returned as the
     /// TT move, a killer or the counter), keeping the others' order and scores: once pruning
-    /// skips quiets, the picker selects among the few checks instead of scanning every quiet.
+    /// skips quiets, the picker scores and selects among the few checks instead of every quiet.
     fn keep_quiet_checks(&mut self, pos: &Position) {
         let mut kept = self.quiet_next;
         for i in self.quiet_next..self.quiet.len() {
@@ -236,6 +236,10 @@ impl MovePicker {
                         continue;
                     }
                     self.gen_quiet(pos);
+                    // Pruning may already skip quiets: then only the checks need scores.
+                    if skip_quiets {
+                        self.keep_quiet_checks(pos);
+                    }
                     let us: Color = pos.turn();
                     for i in 0..self.quiet.len() {
                         let m = self.quiet[i];
