@@ -114,42 +114,27 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
     let stats = text(&kibitzer(&["data", "stats", "positions.bin"], &dir));
     assert_eq!(number_after(&stats, "positions.bin:"), unique, "{stats}");
 
-    let trained = text(&kibitzer(
-        &[
+    // One small epoch into `out`, with `extra` arguments.
+    let train = |out: &str, extra: &[&str]| {
+        let mut args = vec![
             "train",
             "games.kbg",
-            "positions.bin",
             "--out",
-            "net",
+            out,
             "--epochs",
             "1",
             "--hidden",
             "16",
             "--threads",
             "1",
-        ],
-        &dir,
-    ));
+        ];
+        args.extend_from_slice(extra);
+        text(&kibitzer(&args, &dir))
+    };
+    let trained = train("net", &["positions.bin"]);
     assert!(dir.join("net/epoch-1.nnue").exists(), "{trained}");
-
     // A network file warm-starts a run as a checkpoint does (checkpoints do not outlive machines).
-    let warm = text(&kibitzer(
-        &[
-            "train",
-            "games.kbg",
-            "--out",
-            "net2",
-            "--epochs",
-            "1",
-            "--hidden",
-            "16",
-            "--threads",
-            "1",
-            "--resume",
-            "net/epoch-1.nnue",
-        ],
-        &dir,
-    ));
+    let warm = train("net2", &["--resume", "net/epoch-1.nnue"]);
     assert!(dir.join("net2/epoch-1.nnue").exists(), "{warm}");
     let _ = std::fs::remove_dir_all(&dir);
 }
