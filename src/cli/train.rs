@@ -90,14 +90,7 @@ fn load_start(path: &Path) -> anyhow::Result<Model> {
         let net = Network::from_bytes(&bytes).with_context(|| format!("{}", path.display()))?;
         Ok(Model::from_network(&net))
     } else {
-        Model::load(&mut bytes.as_slice()).map_err(|e| match e.kind() {
-            std::io::ErrorKind::UnexpectedEof => anyhow::anyhow!(
-                "{}: {} bytes, too short for a training checkpoint (nor is it a network file)",
-                path.display(),
-                bytes.len()
-            ),
-            _ => anyhow::Error::new(e).context(path.display().to_string()),
-        })
+        Model::load(&mut bytes.as_slice()).with_context(|| path.display().to_string())
     }
 }
 

@@ -354,6 +354,16 @@ impl Model {
     }
 
     pub fn load<R: Read>(input: &mut R) -> io::Result<Model> {
+        Self::read_checkpoint(input).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => io::Error::new(
+                io::ErrorKind::InvalidData,
+                "too short for a training checkpoint (truncated, or another kind of file)",
+            ),
+            _ => e,
+        })
+    }
+
+    fn read_checkpoint<R: Read>(input: &mut R) -> io::Result<Model> {
         let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_owned());
         let mut magic = [0u8; 8];
         input.read_exact(&mut magic)?;
@@ -685,7 +695,9 @@ mod tests {
         single.save(&mut new).unwrap();
         old.extend_from_slice(&new[16..]);
         assert_eq!(Model::load(&mut old.as_slice()).unwrap(), single);
-        assert!(Model::load(&mut &bytes[..20]).is_err());
+        let short = Model::load(&mut &bytes[..20]).unwrap_err();
+        assert_eq!(short.kind(), std::io::ErrorKind::InvalidData);
+        assert!(short.to_string().contains("too short"), "{short}");
         assert!(Model::load(&mut &b"garbage!garbage!"[..]).is_err());
     }
 
