@@ -262,7 +262,7 @@ impl MovePicker {
                     select_best(&mut self.quiet, &mut self.quiet_scores, self.quiet_next);
                     let m = self.quiet[self.quiet_next];
                     self.quiet_next += 1;
-                    if self.only_checks_left || !self.is_special(m) {
+                    if !self.is_special(m) {
                         return Some(m);
                     }
                 }
