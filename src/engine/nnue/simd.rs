@@ -84,8 +84,8 @@ unsafe fn screlu_dot_avx2(acc: &[i16], weights: &[i16]) -> i32 {
 #[target_feature(enable = "avx2")]
 unsafe fn add_sub_from_avx2(out: &mut [i16], from: &[i16], add: &[&[i16]], sub: &[&[i16]]) {
     // A move changes one to four columns in a few fixed shapes (quiet, capture, castling); with
-    // the counts known at compile time the column loops unroll, which roughly halves the
-    // instructions of an update.
+    // the counts known at compile time the column loops unroll, which takes about 40% off an
+    // update's instructions (callgrind).
     // SAFETY: the caller's lengths hold for every shape.
     unsafe {
         match (add, sub) {
