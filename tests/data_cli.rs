@@ -136,6 +136,12 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
     // A network file warm-starts a run as a checkpoint does (checkpoints do not outlive machines).
     let warm = train("net2", &["--resume", "net/epoch-1.nnue"]);
     assert!(dir.join("net2/epoch-1.nnue").exists(), "{warm}");
+    // It reports the resumed network's own held-out loss first, the yardstick for the epochs.
+    let start_loss = warm
+        .split("start      validation loss")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next()?.parse::<f64>().ok());
+    assert!(start_loss.is_some_and(|l| l > 0.0 && l < 1.0), "{warm}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

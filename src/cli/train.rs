@@ -7,7 +7,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use kibitzer::engine::nnue::scale::{fitted_to_hand_crafted, sample_positions};
-use kibitzer::engine::nnue::train::{Model, Target, TrainConfig, train};
+use kibitzer::engine::nnue::train::{
+    Model, Target, TrainConfig, evaluate_loss, held_out_len, train,
+};
 use kibitzer::engine::nnue::{
     BUCKET_RANGE, Network, SCALE, SCALE_RANGE, format, valid_hidden_width,
 };
@@ -102,22 +104,19 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         bail!("--buckets must be from 1 to 16");
     }
     let records = super::read_training_data(&args.data)?;
-    // The held-out positions are the data's last ones; a sample of them fits the output scale.
-    let held_out = (records.len() as f64 * args.validation) as usize;
-    let scale_positions = if args.no_fit_scale {
-        Vec::new()
-    } else {
-        sample_positions(
-            &records[records.len() - held_out.max(1).min(records.len())..],
-            SCALE_SAMPLE,
-        )
-    };
     if records.len() < 2 {
         bail!(
             "need at least two positions to train, found {}",
             records.len()
         );
     }
+    // The held-out positions are the data's last ones; a sample of them fits the output scale.
+    let held_out = &records[records.len() - held_out_len(records.len(), args.validation as f32)..];
+    let scale_positions = if args.no_fit_scale {
+        Vec::new()
+    } else {
+        sample_positions(held_out, SCALE_SAMPLE)
+    };
     fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
 
     let mut model = match &args.resume {
@@ -176,6 +175,15 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         config.epochs,
         config.threads
     );
+
+    if let Some(path) = &args.resume {
+        // The yardstick for the epochs below: the same held-out positions, before any training.
+        eprintln!(
+            "start      validation loss {:.6}  ({})",
+            evaluate_loss(&model, held_out, config.target, config.threads),
+            path.display()
+        );
+    }
 
     let bar = ProgressBar::new(1000).with_style(
         ProgressStyle::with_template("epoch {msg} [{bar:40}] {percent}% eta {eta}")

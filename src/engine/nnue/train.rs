@@ -552,6 +552,11 @@ pub fn evaluate_loss(model: &Model, records: &[Record], target: Target, threads:
     total / records.len() as f64
 }
 
+/// How many of `total` records [`train`] holds out for validation: the last ones, and never all.
+pub fn held_out_len(total: usize, validation_fraction: f32) -> usize {
+    ((total as f32 * validation_fraction) as usize).min(total.saturating_sub(1))
+}
+
 /// Trains `model` on `records` (split, mirrored and shuffled here); calls `on_epoch` after each epoch
 /// (to save checkpoints and report) and `on_batch` with the fraction of the epoch done.
 pub fn train(
@@ -562,8 +567,7 @@ pub fn train(
     mut on_epoch: impl FnMut(&Model, &EpochReport),
 ) {
     let mut rng = Rng::new(config.seed);
-    let validation_len = ((records.len() as f32 * config.validation_fraction) as usize)
-        .min(records.len().saturating_sub(1));
+    let validation_len = held_out_len(records.len(), config.validation_fraction);
     let validation = records.split_off(records.len() - validation_len);
     if config.mirror {
         let mirrored: Vec<Record> = records.iter().map(Record::mirrored).collect();
