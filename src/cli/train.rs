@@ -176,7 +176,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         config.threads
     );
 
-    if let Some(path) = &args.resume {
+    if let Some(path) = &args.resume
+        && !held_out.is_empty()
+    {
         // The yardstick for the epochs below: the same held-out positions, before any training.
         eprintln!(
             "start      validation loss {:.6}  ({})",
