@@ -142,6 +142,42 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
         .nth(1)
         .and_then(|rest| rest.split_whitespace().next()?.parse::<f64>().ok());
     assert!(start_loss.is_some_and(|l| l > 0.0 && l < 1.0), "{warm}");
+
+    // Trained in the engine's mix, a network keeps the output scale of the file it started from.
+    let mixed = train(
+        "net3",
+        &[
+            "--resume",
+            "net/epoch-1.nnue",
+            "--hce-share",
+            "50",
+            "--score-scale",
+            "150",
+        ],
+    );
+    assert!(mixed.contains("in the mix: 50% hand-crafted"), "{mixed}");
+    let scale = |path: &str| {
+        let bytes = std::fs::read(dir.join(path)).unwrap();
+        i32::from_le_bytes(bytes[32..36].try_into().unwrap())
+    };
+    assert_eq!(
+        scale("net3/epoch-1.nnue"),
+        scale("net/epoch-1.nnue"),
+        "{mixed}"
+    );
+    // A checkpoint does not say at which scale its mix was trained.
+    let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+        .args(["train", "games.kbg", "-o", "net4", "--hidden", "16"])
+        .args(["--resume", "net/epoch-1.ckpt", "--hce-share", "50"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("epoch-1.ckpt") && err.contains("network file"),
+        "{err}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

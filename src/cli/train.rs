@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use kibitzer::engine::nnue::scale::{fitted_to_hand_crafted, sample_positions};
 use kibitzer::engine::nnue::train::{
-    Model, Target, TrainConfig, evaluate_loss, held_out_len, train,
+    Mix, Model, Target, TrainConfig, evaluate_loss, held_out_len, train,
 };
 use kibitzer::engine::nnue::{
     BUCKET_RANGE, Network, SCALE, SCALE_RANGE, format, valid_hidden_width,
@@ -68,6 +68,11 @@ pub struct TrainArgs {
     /// centipawns to the hand-crafted evaluation's.
     #[arg(long)]
     no_fit_scale: bool,
+    /// Train the network inside the engine's mix: PERCENT of each prediction is the
+    /// hand-crafted evaluation (as HandCraftedShare), so the network learns what that misses.
+    /// The output scale is the resumed network file's (or the score scale) and is not fitted.
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(1..=99))]
+    hce_share: Option<u8>,
 }
 
 /// Positions the output scale is fitted on: spread over the held-out games.
@@ -85,14 +90,16 @@ fn write_atomically(
 }
 
 /// The model a run resumes from: a float checkpoint, or a network file (`.nnue`) rounded back to
-/// floats when its checkpoint is gone.
-fn load_start(path: &Path) -> anyhow::Result<Model> {
+/// floats when its checkpoint is gone, with the file's output scale.
+fn load_start(path: &Path) -> anyhow::Result<(Model, Option<i32>)> {
     let bytes = fs::read(path).with_context(|| format!("opening {}", path.display()))?;
     if bytes.starts_with(format::MAGIC) {
         let net = Network::from_bytes(&bytes).with_context(|| format!("{}", path.display()))?;
-        Ok(Model::from_network(&net))
+        Ok((Model::from_network(&net), Some(net.scale())))
     } else {
-        Model::load(&mut bytes.as_slice()).with_context(|| path.display().to_string())
+        let model =
+            Model::load(&mut bytes.as_slice()).with_context(|| path.display().to_string())?;
+        Ok((model, None))
     }
 }
 
@@ -112,16 +119,34 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     }
     // The held-out positions are the data's last ones; a sample of them fits the output scale.
     let held_out = &records[records.len() - held_out_len(records.len(), args.validation as f32)..];
-    let scale_positions = if args.no_fit_scale {
+    let scale_positions = if args.no_fit_scale || args.hce_share.is_some() {
         Vec::new()
     } else {
         sample_positions(held_out, SCALE_SAMPLE)
     };
     fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
 
-    let mut model = match &args.resume {
+    let (start, start_scale) = match &args.resume {
         Some(path) => {
-            let model = load_start(path)?;
+            let (model, scale) = load_start(path)?;
+            (Some((path, model)), scale)
+        }
+        None => (None, None),
+    };
+    let mix = match (args.hce_share, &args.resume, start_scale) {
+        (None, ..) => None,
+        (Some(_), Some(path), None) => bail!(
+            "--hce-share resumes from a network file, not {}: a checkpoint does not record the \
+             output scale the mix was trained at",
+            path.display()
+        ),
+        (Some(share), _, scale) => Some(Mix {
+            hce_share: f32::from(share) / 100.0,
+            output_scale: scale.map_or(f32::from(args.score_scale), |s| s as f32),
+        }),
+    };
+    let mut model = match start {
+        Some((path, model)) => {
             if model.hidden != args.hidden {
                 bail!(
                     "{} has hidden width {}, not {}",
@@ -151,6 +176,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         target: Target {
             result_weight: args.result_weight as f32,
             score_scale: f32::from(args.score_scale),
+            mix,
         },
         validation_fraction: args.validation as f32,
         weight_decay: args.weight_decay,
@@ -175,6 +201,13 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         config.epochs,
         config.threads
     );
+    if let Some(mix) = mix {
+        eprintln!(
+            "in the mix: {:.0}% hand-crafted, the network's output scale {}",
+            mix.hce_share * 100.0,
+            mix.output_scale
+        );
+    }
 
     if let Some(path) = &args.resume
         && !held_out.is_empty()
@@ -182,7 +215,13 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         // The yardstick for the epochs below: the same held-out positions, before any training.
         eprintln!(
             "start      validation loss {:.6}  ({})",
-            evaluate_loss(&model, held_out, config.target, config.threads),
+            evaluate_loss(
+                &model,
+                held_out,
+                &config.target.offsets(held_out, config.threads),
+                config.target,
+                config.threads
+            ),
             path.display()
         );
     }
@@ -192,6 +231,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
             .expect("valid template")
             .progress_chars("=> "),
     );
+    let output_scale = mix.map_or(config.target.score_scale, |mix| mix.output_scale);
     let mut save_error = None;
     train(
         &mut model,
@@ -215,7 +255,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
             let stem = args.out.join(format!("epoch-{}", report.epoch));
             let saved =
                 write_atomically(&stem.with_extension("ckpt"), |w| model.save(w)).and_then(|()| {
-                    let mut network = model.quantise(config.target.score_scale);
+                    let mut network = model.quantise(output_scale);
                     if !scale_positions.is_empty() {
                         let trained = network.scale();
                         let (fitted, fit) = fitted_to_hand_crafted(network, &scale_positions);
@@ -246,7 +286,10 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     if let Some(e) = save_error {
         return Err(e);
     }
-    let last = args.out.join(format!("epoch-{}.nnue", config.epochs));
-    eprintln!("done: {}", last.display());
+    // `--epochs 0` only measures the starting network.
+    if config.epochs > 0 {
+        let last = args.out.join(format!("epoch-{}.nnue", config.epochs));
+        eprintln!("done: {}", last.display());
+    }
     Ok(())
 }

@@ -4,11 +4,16 @@
 //! Loss: squared error between sigmoid(output) and a target that blends the game result with
 //! sigmoid(search score / score scale), from the side to move's view. The output times the score
 //! scale is the evaluation in centipawns, matching the quantised network.
+//!
+//! A network can also be trained inside the engine's mix ([`Mix`]): then the prediction is the
+//! sigmoid of the mix's centipawns, part network and part hand-crafted evaluation, as the engine
+//! plays it, and the network learns what the hand-crafted evaluation misses.
 
 use std::io::{self, Read, Write};
 use std::time::Instant;
 
 use crate::chess::Color;
+use crate::engine::eval::HandCrafted;
 
 use super::data::Record;
 use super::network::{
@@ -50,6 +55,7 @@ impl Default for TrainConfig {
             target: Target {
                 result_weight: 0.3,
                 score_scale: SCALE as f32,
+                mix: None,
             },
             validation_fraction: 0.02,
             mirror: true,
@@ -121,14 +127,28 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// What the network is trained to predict for a record.
+/// What the network is trained to predict for a record, and how its output becomes a prediction.
 #[derive(Clone, Copy, Debug)]
 pub struct Target {
     /// Weight of the game result (0 = score only, 1 = result only).
     pub result_weight: f32,
-    /// Centipawns per unit of the output: a search score `s` counts as `sigmoid(s /
+    /// Centipawns per unit of the sigmoid's argument: a search score `s` counts as `sigmoid(s /
     /// score_scale)`. Near the scale at which scores predict results, the two parts agree.
     pub score_scale: f32,
+    /// The mix the network is trained in; `None`: the network alone, its output times
+    /// `score_scale` in centipawns.
+    pub mix: Option<Mix>,
+}
+
+/// The engine's mix: `hce_share` of each score is the hand-crafted evaluation's, the rest the
+/// network's output times `output_scale`. A network trained in it predicts sigmoid(mix /
+/// score_scale).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mix {
+    /// From 0 to 1: the engine's HandCraftedShare over 100.
+    pub hce_share: f32,
+    /// Centipawns per unit of the network's output: the exported file's scale.
+    pub output_scale: f32,
 }
 
 impl Target {
@@ -139,6 +159,50 @@ impl Target {
             Color::Black => (-f32::from(record.white_score), 1.0 - record.result.score()),
         };
         self.result_weight * result + (1.0 - self.result_weight) * sigmoid(score / self.score_scale)
+    }
+
+    /// What the network's raw output is multiplied by in the sigmoid's argument.
+    fn gain(self) -> f32 {
+        self.mix.map_or(1.0, |mix| {
+            (1.0 - mix.hce_share) * mix.output_scale / self.score_scale
+        })
+    }
+
+    /// What is added to the network's part of the sigmoid's argument for each record: the mix's
+    /// hand-crafted share, computed once (all zero for a network trained alone).
+    pub fn offsets(self, records: &[Record], threads: usize) -> Vec<f32> {
+        let Some(mix) = self.mix else {
+            return vec![0.0; records.len()];
+        };
+        let per_centipawn = mix.hce_share / self.score_scale;
+        let chunk = records.len().div_ceil(threads.max(1)).max(1);
+        std::thread::scope(|s| {
+            let handles: Vec<_> = records
+                .chunks(chunk)
+                .map(|part| {
+                    s.spawn(move || {
+                        part.iter()
+                            .map(|r| {
+                                // Records are checked when read; one that is not a position has
+                                // no hand-crafted value to add.
+                                r.to_position().map_or(0.0, |pos| {
+                                    HandCrafted.evaluate(&pos) as f32 * per_centipawn
+                                })
+                            })
+                            .collect::<Vec<f32>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().expect("offset thread"))
+                .collect()
+        })
+    }
+
+    /// The expected score for a raw `output` and its record's offset.
+    fn predict(self, output: f32, offset: f32) -> f32 {
+        sigmoid(self.gain() * output + offset)
     }
 }
 
@@ -251,10 +315,11 @@ impl Model {
         dot(acc_us, w_us) + dot(acc_them, w_them) + self.output_bias[bucket]
     }
 
-    /// Adds one record's loss gradient to `grads`.
+    /// Adds one record's loss gradient to `grads`; `offset` is its [`Target::offsets`] entry.
     fn backward(
         &self,
         record: &Record,
+        offset: f32,
         target: Target,
         grads: &mut Gradients,
         scratch: &mut [Vec<f32>; 3],
@@ -265,10 +330,10 @@ impl Model {
         self.accumulate(&them[..n], acc_them);
         let bucket = self.bucket(n);
         let out = self.output(acc_us, acc_them, bucket);
-        let predicted = sigmoid(out);
+        let predicted = target.predict(out, offset);
         let error = predicted - target.of(record);
         grads.loss += f64::from(error * error);
-        let d_out = 2.0 * error * predicted * (1.0 - predicted);
+        let d_out = 2.0 * error * predicted * (1.0 - predicted) * target.gain();
         grads.output_bias[bucket] += d_out;
 
         let hidden = self.hidden;
@@ -490,16 +555,16 @@ pub struct EpochReport {
     pub positions_per_second: f64,
 }
 
-/// Sums gradients (or just the loss, with `grads: false`) over `records` on `threads` threads.
+/// Sums gradients over `batch` (records with their offsets) on `threads` threads.
 fn batch_gradients(
     model: &Model,
-    records: &[&Record],
+    batch: &[(&Record, f32)],
     target: Target,
     threads: usize,
 ) -> Gradients {
-    let chunk = records.len().div_ceil(threads.max(1)).max(1);
+    let chunk = batch.len().div_ceil(threads.max(1)).max(1);
     std::thread::scope(|s| {
-        let handles: Vec<_> = records
+        let handles: Vec<_> = batch
             .chunks(chunk)
             .map(|part| {
                 s.spawn(move || {
@@ -509,8 +574,8 @@ fn batch_gradients(
                         vec![0.0; model.hidden],
                         vec![0.0; model.hidden],
                     ];
-                    for record in part {
-                        model.backward(record, target, &mut grads, &mut scratch);
+                    for &(record, offset) in part {
+                        model.backward(record, offset, target, &mut grads, &mut scratch);
                     }
                     grads
                 })
@@ -524,8 +589,14 @@ fn batch_gradients(
     })
 }
 
-/// Mean loss over `records` without updating anything.
-pub fn evaluate_loss(model: &Model, records: &[Record], target: Target, threads: usize) -> f64 {
+/// Mean loss over `records` (with their [`Target::offsets`]) without updating anything.
+pub fn evaluate_loss(
+    model: &Model,
+    records: &[Record],
+    offsets: &[f32],
+    target: Target,
+    threads: usize,
+) -> f64 {
     if records.is_empty() {
         return 0.0;
     }
@@ -533,11 +604,13 @@ pub fn evaluate_loss(model: &Model, records: &[Record], target: Target, threads:
     let total: f64 = std::thread::scope(|s| {
         let handles: Vec<_> = records
             .chunks(chunk)
-            .map(|part| {
+            .zip(offsets.chunks(chunk))
+            .map(|(part, offsets)| {
                 s.spawn(move || {
                     part.iter()
-                        .map(|r| {
-                            let e = sigmoid(model.forward(r)) - target.of(r);
+                        .zip(offsets)
+                        .map(|(r, &offset)| {
+                            let e = target.predict(model.forward(r), offset) - target.of(r);
                             f64::from(e * e)
                         })
                         .sum::<f64>()
@@ -573,6 +646,8 @@ pub fn train(
         let mirrored: Vec<Record> = records.iter().map(Record::mirrored).collect();
         records.extend(mirrored);
     }
+    let offsets = config.target.offsets(&records, config.threads);
+    let validation_offsets = config.target.offsets(&validation, config.threads);
     let mut order: Vec<u32> = (0..records.len() as u32).collect();
     let parameters = model.feature_weights.len()
         + model.feature_bias.len()
@@ -593,7 +668,10 @@ pub fn train(
             let floor = config.final_lr_fraction;
             lr = config.lr
                 * (floor + (1.0 - floor) * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
-            let batch_records: Vec<&Record> = batch.iter().map(|&i| &records[i as usize]).collect();
+            let batch_records: Vec<(&Record, f32)> = batch
+                .iter()
+                .map(|&i| (&records[i as usize], offsets[i as usize]))
+                .collect();
             let grads = batch_gradients(model, &batch_records, config.target, config.threads);
             loss_sum += grads.loss;
             optimizer.update(
@@ -609,7 +687,13 @@ pub fn train(
         let report = EpochReport {
             epoch,
             train_loss: loss_sum / records.len().max(1) as f64,
-            validation_loss: evaluate_loss(model, &validation, config.target, config.threads),
+            validation_loss: evaluate_loss(
+                model,
+                &validation,
+                &validation_offsets,
+                config.target,
+                config.threads,
+            ),
             lr,
             positions_per_second: records.len() as f64 / started.elapsed().as_secs_f64().max(1e-9),
         };
@@ -654,7 +738,9 @@ mod tests {
             ..TrainConfig::default()
         };
         let mut model = Model::new(config.hidden, config.buckets, 3);
-        let before = evaluate_loss(&model, &data, config.target, 2);
+        let offsets = config.target.offsets(&data, 2);
+        assert!(offsets.iter().all(|&o| o == 0.0));
+        let before = evaluate_loss(&model, &data, &offsets, config.target, 2);
         let mut last = None;
         train(
             &mut model,
@@ -663,7 +749,7 @@ mod tests {
             |_, _| {},
             |_, r| last = Some(r.clone()),
         );
-        let after = evaluate_loss(&model, &data, config.target, 2);
+        let after = evaluate_loss(&model, &data, &offsets, config.target, 2);
         assert!(after < before / 4.0, "loss {before} -> {after}");
         assert_eq!(last.map(|r| r.epoch), Some(30));
 
@@ -683,6 +769,55 @@ mod tests {
         // The winning side to move is seen as winning.
         assert!(model.forward(&data[0]) > 0.5);
         assert!(model.forward(&data[2]) < -0.5);
+    }
+
+    #[test]
+    fn a_network_trained_in_the_mix_scores_as_the_engine_mixes_it() {
+        use crate::engine::eval::Evaluation;
+        use std::sync::Arc;
+
+        let data = records();
+        let target = Target {
+            result_weight: 0.3,
+            score_scale: 150.0,
+            mix: Some(Mix {
+                hce_share: 0.5,
+                output_scale: 285.0,
+            }),
+        };
+        let config = TrainConfig {
+            hidden: 16,
+            epochs: 30,
+            batch_size: 64,
+            lr: 0.01,
+            validation_fraction: 0.1,
+            threads: 2,
+            target,
+            ..TrainConfig::default()
+        };
+        let offsets = target.offsets(&data, 2);
+        // White to move a queen up: the hand-crafted half is a positive offset.
+        assert!(offsets[0] > 1.0, "{}", offsets[0]);
+        let mut model = Model::new(config.hidden, config.buckets, 3);
+        let before = evaluate_loss(&model, &data, &offsets, target, 2);
+        train(&mut model, data.clone(), &config, |_, _| {}, |_, _| {});
+        let after = evaluate_loss(&model, &data, &offsets, target, 2);
+        assert!(after < before, "loss {before} -> {after}");
+
+        // The engine's mix of the exported network is the mix the model was trained as.
+        let evaluation = Evaluation::Nnue {
+            network: Arc::new(model.quantise(285.0)),
+            source: "test".to_owned(),
+            hce_share: 50,
+        };
+        for (record, offset) in data.iter().zip(&offsets).take(5) {
+            let trained = (target.gain() * model.forward(record) + offset) * target.score_scale;
+            let played = evaluation.evaluate(&record.to_position().unwrap()) as f32;
+            assert!(
+                (trained - played).abs() < 5.0 + 0.02 * trained.abs(),
+                "{trained} vs {played}"
+            );
+        }
     }
 
     #[test]
