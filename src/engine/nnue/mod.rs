@@ -9,6 +9,7 @@ mod accumulator;
 pub mod data;
 pub mod format;
 pub mod games;
+mod model;
 mod network;
 pub mod scale;
 mod simd;
