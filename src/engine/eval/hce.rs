@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use crate::chess::attacks::{
     bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
 };
-use crate::chess::{Bitboard, Color, File, Position, Rank, Role, Square};
+use crate::chess::{Bitboard, Color, File, Piece, Position, Rank, Role, Square};
 
 use super::S;
 use super::params::{self as p, Term};
@@ -112,8 +112,49 @@ fn adjacent_files(file: File) -> Bitboard {
         .fold(Bitboard::EMPTY, |b, f| b | Bitboard::from_file(f))
 }
 
-/// Material, piece squares, mobility and attacks on the enemy king: the terms that walk our
-/// pieces, which also gather where they attack.
+/// Index of `sq` in the piece-square tables, which are laid out from White's side.
+fn pst_index(color: Color, sq: Square) -> usize {
+    match color {
+        Color::White => sq.index() ^ 56,
+        Color::Black => sq.index(),
+    }
+}
+
+/// Material and piece squares: a sum over the pieces, which the search keeps move by move
+/// ([`piece_square_value`]) instead of walking the board for each evaluation.
+fn material_and_squares<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) {
+    for role in Role::ALL {
+        let pieces = pos.pieces(us, role);
+        sum.add(us, p::MATERIAL + role.index(), pieces.count() as i32);
+        for sq in pieces {
+            sum.add(us, p::PST + 64 * role.index() + pst_index(us, sq), 1);
+        }
+    }
+}
+
+/// What `piece` on `sq` adds to [`material_and_squares`] with the compiled weights, White's view.
+pub fn piece_square_value(piece: Piece, sq: Square) -> S {
+    let role = piece.role.index();
+    let value =
+        WEIGHTS[p::MATERIAL + role] + WEIGHTS[p::PST + 64 * role + pst_index(piece.color, sq)];
+    piece.color.fold(value, -value)
+}
+
+/// [`material_and_squares`] of both sides with the compiled weights, White's view.
+pub fn piece_square_sum(pos: &Position) -> S {
+    let mut sum = Sum {
+        weights: &WEIGHTS,
+        trace: &mut (),
+        total: S::ZERO,
+    };
+    for us in Color::ALL {
+        material_and_squares(&mut sum, pos, us);
+    }
+    sum.total
+}
+
+/// Mobility and attacks on the enemy king: the terms that walk our pieces, which also gather
+/// where they attack.
 fn piece_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) -> AttackMap {
     let them = !us;
     let occ = pos.occupied();
@@ -122,18 +163,6 @@ fn piece_terms<T: Trace>(sum: &mut Sum<'_, T>, pos: &Position, us: Color) -> Att
     let their_king = pos.king(them);
     let our_king = pos.king(us);
     let mut map = AttackMap::new(pos, us);
-
-    for role in Role::ALL {
-        let pieces = pos.pieces(us, role);
-        sum.add(us, p::MATERIAL + role.index(), pieces.count() as i32);
-        for sq in pieces {
-            let idx = match us {
-                Color::White => sq.index() ^ 56,
-                Color::Black => sq.index(),
-            };
-            sum.add(us, p::PST + 64 * role.index() + idx, 1);
-        }
-    }
 
     let area = !(our_pawns | Bitboard::from_square(our_king) | pawn_attacks_all(their_pawns, them));
     let zone = king_attacks(their_king).with(their_king);
@@ -391,13 +420,16 @@ pub fn tapered<T: Trace>(pos: &Position, weights: &[S; p::COUNT], trace: &mut T)
         trace,
         total: S::ZERO,
     };
+    for us in Color::ALL {
+        material_and_squares(&mut sum, pos, us);
+    }
     let passers = pawn_king_terms(&mut sum, pos);
     piece_dependent_terms(sum, pos, passers)
 }
 
-/// [`tapered`] with the compiled weights and no trace, the pawn and king terms read from
-/// `cache` where it holds them.
-fn tapered_cached(pos: &Position, cache: &mut PawnCache) -> Tapered {
+/// [`tapered`] with the compiled weights and no trace, given the material and piece squares
+/// ([`piece_square_sum`]), the pawn and king terms read from `cache` where it holds them.
+fn tapered_cached(pos: &Position, cache: &mut PawnCache, piece_squares: S) -> Tapered {
     let (pawn_king_total, passers) = cache.get_or_insert_with(pos, || {
         let mut sum = Sum {
             weights: &WEIGHTS,
@@ -410,13 +442,13 @@ fn tapered_cached(pos: &Position, cache: &mut PawnCache) -> Tapered {
     let sum = Sum {
         weights: &WEIGHTS,
         trace: &mut (),
-        total: pawn_king_total,
+        total: pawn_king_total + piece_squares,
     };
     piece_dependent_terms(sum, pos, passers)
 }
 
 /// The terms that need the pieces, added to `sum`, which already holds the pawn and king
-/// terms; then the phase and the endgame scale.
+/// terms and the material and piece squares; then the phase and the endgame scale.
 fn piece_dependent_terms<T: Trace>(
     mut sum: Sum<'_, T>,
     pos: &Position,
@@ -494,9 +526,10 @@ impl HandCrafted {
         side_to_move_value(pos, &tapered(pos, &WEIGHTS, &mut ()))
     }
 
-    /// [`Self::evaluate`], with the pawn and king terms kept in `cache` (the same value).
-    pub fn evaluate_cached(&self, pos: &Position, cache: &mut PawnCache) -> i32 {
-        side_to_move_value(pos, &tapered_cached(pos, cache))
+    /// [`Self::evaluate`] (the same value) from the position's [`piece_square_sum`], kept by
+    /// the caller, with the pawn and king terms kept in `cache`.
+    pub fn evaluate_cached(&self, pos: &Position, cache: &mut PawnCache, piece_squares: S) -> i32 {
+        side_to_move_value(pos, &tapered_cached(pos, cache, piece_squares))
     }
 
     /// Every term for both sides (the UCI `eval` command).

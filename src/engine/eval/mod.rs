@@ -17,7 +17,7 @@ use std::sync::{Arc, LazyLock};
 
 use crate::chess::{Move, Position};
 
-use super::nnue::{Network, NetworkFileError, NnueState};
+use super::nnue::{Delta, Network, NetworkFileError, NnueState};
 use super::score::MAX_PLY;
 
 pub use hce::HandCrafted;
@@ -221,11 +221,15 @@ impl fmt::Display for Evaluation {
 }
 
 /// One search thread's evaluator. The search tells it every move it makes and takes back, so
-/// the network's accumulators are updated incrementally instead of rebuilt per position.
+/// the network's accumulators and the hand-crafted material and piece squares are updated
+/// incrementally instead of rebuilt per position.
 pub struct ThreadEval {
     evaluation: Evaluation,
     nnue: Option<NnueState>,
     pawns: PawnCache,
+    /// [`hce::piece_square_sum`] of each position on the path from the root (empty before the
+    /// first root: then it is computed per position).
+    piece_squares: Vec<S>,
 }
 
 impl ThreadEval {
@@ -239,6 +243,7 @@ impl ThreadEval {
             evaluation: evaluation.clone(),
             nnue,
             pawns: PawnCache::default(),
+            piece_squares: Vec::with_capacity(MAX_PLY + 9),
         }
     }
 
@@ -251,18 +256,34 @@ impl ThreadEval {
         {
             state.refresh(network, root);
         }
+        self.piece_squares.clear();
+        self.piece_squares.push(hce::piece_square_sum(root));
     }
 
     /// Before `m` is played from `before`.
     #[inline]
     pub fn push_move(&mut self, before: &Position, m: Move) {
+        let delta = Delta::of(before, m);
+        if let Some(&parent) = self.piece_squares.last() {
+            let mut sum = parent;
+            for &(piece, sq) in delta.added.iter().flatten() {
+                sum += hce::piece_square_value(piece, sq);
+            }
+            for &(piece, sq) in delta.removed.iter().flatten() {
+                sum -= hce::piece_square_value(piece, sq);
+            }
+            self.piece_squares.push(sum);
+        }
         if let Some(state) = &mut self.nnue {
-            state.push_move(before, m);
+            state.push(delta);
         }
     }
 
     #[inline]
     pub fn push_null(&mut self) {
+        if let Some(&parent) = self.piece_squares.last() {
+            self.piece_squares.push(parent);
+        }
         if let Some(state) = &mut self.nnue {
             state.push_null();
         }
@@ -271,6 +292,10 @@ impl ThreadEval {
     /// After the move pushed last is taken back.
     #[inline]
     pub fn pop(&mut self) {
+        // The root's entry stays: only moves are taken back.
+        if self.piece_squares.len() > 1 {
+            self.piece_squares.pop();
+        }
         if let Some(state) = &mut self.nnue {
             state.pop();
         }
@@ -286,11 +311,20 @@ impl ThreadEval {
                 Evaluation::Nnue {
                     network, hce_share, ..
                 },
-            ) => mix(state.evaluate(network, pos), *hce_share, || {
-                HandCrafted.evaluate_cached(pos, &mut self.pawns)
-            }),
-            _ => HandCrafted.evaluate_cached(pos, &mut self.pawns),
+            ) => {
+                let net = state.evaluate(network, pos);
+                mix(net, *hce_share, || self.hand_crafted(pos))
+            }
+            _ => self.hand_crafted(pos),
         }
+    }
+
+    fn hand_crafted(&mut self, pos: &Position) -> i32 {
+        let piece_squares = match self.piece_squares.last() {
+            Some(&sum) => sum,
+            None => hce::piece_square_sum(pos),
+        };
+        HandCrafted.evaluate_cached(pos, &mut self.pawns, piece_squares)
     }
 }
 
@@ -408,6 +442,7 @@ mod tests {
         for share in [0, DEFAULT_HCE_SHARE] {
             walk_every_move_kind(&Evaluation::embedded().with_hce_share(share));
         }
+        walk_every_move_kind(&Evaluation::HandCrafted);
     }
 
     fn walk_every_move_kind(evaluation: &Evaluation) {

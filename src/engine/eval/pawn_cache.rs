@@ -69,7 +69,7 @@ impl PawnCache {
 mod tests {
     use super::*;
     use crate::chess::testing::random_game;
-    use crate::engine::eval::HandCrafted;
+    use crate::engine::eval::{HandCrafted, hce};
 
     #[test]
     fn cached_evaluation_equals_evaluation_from_scratch() {
@@ -86,7 +86,7 @@ mod tests {
                 for (mut pos, m) in random_game(fen, 300, &mut seed) {
                     pos.play_unchecked(m);
                     assert_eq!(
-                        HandCrafted.evaluate_cached(&pos, &mut cache),
+                        HandCrafted.evaluate_cached(&pos, &mut cache, hce::piece_square_sum(&pos)),
                         HandCrafted.evaluate(&pos),
                         "{}",
                         pos.fen()

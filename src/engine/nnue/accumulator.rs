@@ -16,15 +16,17 @@ struct Accumulator {
     computed: bool,
 }
 
-/// Up to two pieces appear and two disappear in one move (castling, captures with promotion).
+/// What a move changes on the board: up to two pieces appear and two disappear (castling,
+/// captures with promotion).
 #[derive(Clone, Copy, Default)]
-struct Delta {
-    added: [Option<(Piece, Square)>; 2],
-    removed: [Option<(Piece, Square)>; 2],
+pub struct Delta {
+    pub added: [Option<(Piece, Square)>; 2],
+    pub removed: [Option<(Piece, Square)>; 2],
 }
 
 impl Delta {
-    fn of(pos: &Position, m: Move) -> Delta {
+    /// The change `m` makes, played from `pos`.
+    pub fn of(pos: &Position, m: Move) -> Delta {
         let mut delta = Delta::default();
         let us = pos.turn();
         let from = m.from();
@@ -111,7 +113,8 @@ impl NnueState {
         self.push(Delta::default());
     }
 
-    fn push(&mut self, delta: Delta) {
+    /// Pushes the position a move's `delta` leads to.
+    pub fn push(&mut self, delta: Delta) {
         self.top += 1;
         let child = &mut self.stack[self.top];
         child.delta = delta;

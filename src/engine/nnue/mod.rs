@@ -15,7 +15,7 @@ pub mod scale;
 mod simd;
 pub mod train;
 
-pub use accumulator::NnueState;
+pub use accumulator::{Delta, NnueState};
 pub use format::NetworkFileError;
 pub use network::{
     BUCKET_RANGE, INPUTS, Network, QA, QB, SCALE, SCALE_RANGE, active_features, feature_index,
