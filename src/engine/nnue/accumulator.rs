@@ -103,17 +103,13 @@ impl NnueState {
         acc.computed = true;
     }
 
-    /// Pushes the position after `m` (played from `before`); its sums wait until it is evaluated.
-    pub fn push_move(&mut self, before: &Position, m: Move) {
-        self.push(Delta::of(before, m));
-    }
-
     /// Pushes an unchanged position (a null move).
     pub fn push_null(&mut self) {
         self.push(Delta::default());
     }
 
-    /// Pushes the position a move's `delta` leads to.
+    /// Pushes the position a move's `delta` ([`Delta::of`]) leads to; its sums wait until it is
+    /// evaluated.
     pub fn push(&mut self, delta: Delta) {
         self.top += 1;
         let child = &mut self.stack[self.top];
@@ -229,7 +225,7 @@ mod tests {
                 state.refresh(net, &Position::from_fen(fen).unwrap());
                 for (ply, (mut pos, m)) in random_game(fen, 400, &mut seed).into_iter().enumerate()
                 {
-                    state.push_move(&pos, m);
+                    state.push(Delta::of(&pos, m));
                     pos.play_unchecked(m);
                     // Some positions are left unevaluated, as in a search: the next evaluation
                     // catches up over several moves.
