@@ -19,6 +19,17 @@ fn kibitzer(args: &[&str], dir: &Path) -> Output {
     out
 }
 
+/// Runs `kibitzer args` in `dir`, expecting it to fail; returns what it said on stderr.
+fn kibitzer_fails(args: &[&str], dir: &Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("kibitzer runs");
+    assert!(!out.status.success(), "{args:?} succeeded");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
 fn text(out: &Output) -> String {
     format!(
         "{}{}",
@@ -166,14 +177,21 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
         "{mixed}"
     );
     // A checkpoint does not say at which scale its mix was trained.
-    let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
-        .args(["train", "games.kbg", "-o", "net4", "--hidden", "16"])
-        .args(["--resume", "net/epoch-1.ckpt", "--hce-share", "50"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = kibitzer_fails(
+        &[
+            "train",
+            "games.kbg",
+            "-o",
+            "net4",
+            "--hidden",
+            "16",
+            "--resume",
+            "net/epoch-1.ckpt",
+            "--hce-share",
+            "50",
+        ],
+        &dir,
+    );
     assert!(
         err.contains("epoch-1.ckpt") && err.contains("network file"),
         "{err}"
@@ -192,13 +210,7 @@ fn a_damaged_games_file_is_an_error_naming_it() {
     bytes.extend_from_slice(fen);
     bytes.extend_from_slice(&[1, 1, 0, 0xff, 0xff, 0, 0]);
     std::fs::write(dir.join("bad.kbg"), &bytes).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
-        .args(["data", "stats", "bad.kbg"])
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    assert!(!out.status.success());
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = kibitzer_fails(&["data", "stats", "bad.kbg"], &dir);
     assert!(
         err.contains("bad.kbg") && err.contains("game 0") && err.contains("ply 1"),
         "{err}"

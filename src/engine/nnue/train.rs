@@ -299,18 +299,24 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn training_lowers_the_loss_and_quantises_faithfully() {
-        let data = records();
-        let config = TrainConfig {
+    /// A network small and fast enough to learn [`records`] in a test.
+    fn small_config(target: Target) -> TrainConfig {
+        TrainConfig {
             hidden: 16,
             epochs: 30,
             batch_size: 64,
             lr: 0.01,
             validation_fraction: 0.1,
             threads: 2,
+            target,
             ..TrainConfig::default()
-        };
+        }
+    }
+
+    #[test]
+    fn training_lowers_the_loss_and_quantises_faithfully() {
+        let data = records();
+        let config = small_config(TrainConfig::default().target);
         let mut model = Model::new(config.hidden, config.buckets, 3);
         let offsets = config.target.offsets(&data, 2);
         assert!(offsets.iter().all(|&o| o == 0.0));
@@ -359,16 +365,7 @@ mod tests {
                 output_scale: 285.0,
             }),
         };
-        let config = TrainConfig {
-            hidden: 16,
-            epochs: 30,
-            batch_size: 64,
-            lr: 0.01,
-            validation_fraction: 0.1,
-            threads: 2,
-            target,
-            ..TrainConfig::default()
-        };
+        let config = small_config(target);
         let offsets = target.offsets(&data, 2);
         // White to move a queen up: the hand-crafted half is a positive offset.
         assert!(offsets[0] > 1.0, "{}", offsets[0]);
