@@ -129,35 +129,45 @@ impl Target {
             return vec![0.0; records.len()];
         };
         let per_centipawn = mix.hce_share / self.score_scale;
-        let chunk = records.len().div_ceil(threads.max(1)).max(1);
-        std::thread::scope(|s| {
-            let handles: Vec<_> = records
-                .chunks(chunk)
-                .map(|part| {
-                    s.spawn(move || {
-                        part.iter()
-                            .map(|r| {
-                                // Records are checked when read; one that is not a position has
-                                // no hand-crafted value to add.
-                                r.to_position().map_or(0.0, |pos| {
-                                    HandCrafted.evaluate(&pos) as f32 * per_centipawn
-                                })
-                            })
-                            .collect::<Vec<f32>>()
-                    })
+        on_threads(records.len(), threads, |range| {
+            records[range]
+                .iter()
+                .map(|r| {
+                    // Records are checked when read; one that is not a position has no
+                    // hand-crafted value to add.
+                    r.to_position()
+                        .map_or(0.0, |pos| HandCrafted.evaluate(&pos) as f32 * per_centipawn)
                 })
-                .collect();
-            handles
-                .into_iter()
-                .flat_map(|h| h.join().expect("offset thread"))
-                .collect()
+                .collect::<Vec<f32>>()
         })
+        .concat()
     }
 
     /// The expected score for a raw `output` and its record's offset.
     pub(super) fn predict(self, output: f32, offset: f32) -> f32 {
         sigmoid(self.gain() * output + offset)
     }
+}
+
+/// Runs `work` on `threads` threads, each on one consecutive share of `0..len`; the results in
+/// order.
+pub(super) fn on_threads<R: Send>(
+    len: usize,
+    threads: usize,
+    work: impl Fn(std::ops::Range<usize>) -> R + Sync,
+) -> Vec<R> {
+    let chunk = len.div_ceil(threads.max(1)).max(1);
+    let work = &work;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..len)
+            .step_by(chunk)
+            .map(|start| s.spawn(move || work(start..(start + chunk).min(len))))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a trainer thread panicked"))
+            .collect()
+    })
 }
 
 #[inline]

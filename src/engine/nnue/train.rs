@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use super::data::Record;
-use super::model::{FEATURE_WEIGHT_LIMIT, Gradients, OUTPUT_WEIGHT_LIMIT};
+use super::model::{FEATURE_WEIGHT_LIMIT, Gradients, OUTPUT_WEIGHT_LIMIT, on_threads};
 pub use super::model::{Mix, Model, Rng, Target};
 use super::network::SCALE;
 
@@ -136,31 +136,23 @@ fn batch_gradients(
     target: Target,
     threads: usize,
 ) -> Gradients {
-    let chunk = batch.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = batch
-            .chunks(chunk)
-            .map(|part| {
-                s.spawn(move || {
-                    let mut grads = Gradients::zeros(model);
-                    let mut scratch = [
-                        vec![0.0; model.hidden],
-                        vec![0.0; model.hidden],
-                        vec![0.0; model.hidden],
-                    ];
-                    for &(record, offset) in part {
-                        model.backward(record, offset, target, &mut grads, &mut scratch);
-                    }
-                    grads
-                })
-            })
-            .collect();
-        let mut total = Gradients::zeros(model);
-        for h in handles {
-            total.add(&h.join().expect("training thread panicked"));
+    let parts = on_threads(batch.len(), threads, |range| {
+        let mut grads = Gradients::zeros(model);
+        let mut scratch = [
+            vec![0.0; model.hidden],
+            vec![0.0; model.hidden],
+            vec![0.0; model.hidden],
+        ];
+        for &(record, offset) in &batch[range] {
+            model.backward(record, offset, target, &mut grads, &mut scratch);
         }
-        total
-    })
+        grads
+    });
+    let mut total = Gradients::zeros(model);
+    for part in &parts {
+        total.add(part);
+    }
+    total
 }
 
 /// Mean loss over `records` (with their [`Target::offsets`]) without updating anything.
@@ -174,29 +166,17 @@ pub fn evaluate_loss(
     if records.is_empty() {
         return 0.0;
     }
-    let chunk = records.len().div_ceil(threads.max(1)).max(1);
-    let total: f64 = std::thread::scope(|s| {
-        let handles: Vec<_> = records
-            .chunks(chunk)
-            .zip(offsets.chunks(chunk))
-            .map(|(part, offsets)| {
-                s.spawn(move || {
-                    part.iter()
-                        .zip(offsets)
-                        .map(|(r, &offset)| {
-                            let e = target.predict(model.forward(r), offset) - target.of(r);
-                            f64::from(e * e)
-                        })
-                        .sum::<f64>()
-                })
+    let parts = on_threads(records.len(), threads, |range| {
+        records[range.clone()]
+            .iter()
+            .zip(&offsets[range])
+            .map(|(r, &offset)| {
+                let e = target.predict(model.forward(r), offset) - target.of(r);
+                f64::from(e * e)
             })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("loss thread"))
-            .sum()
+            .sum::<f64>()
     });
-    total / records.len() as f64
+    parts.iter().sum::<f64>() / records.len() as f64
 }
 
 /// How many of `total` records [`train`] holds out for validation: the last ones, and never all.
