@@ -5,12 +5,18 @@
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn kibitzer(args: &[&str], dir: &Path) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+/// Runs `kibitzer args` in `dir`.
+fn run(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kibitzer"))
         .args(args)
         .current_dir(dir)
         .output()
-        .expect("kibitzer runs");
+        .expect("kibitzer runs")
+}
+
+/// [`run`], which must succeed.
+fn kibitzer(args: &[&str], dir: &Path) -> Output {
+    let out = run(args, dir);
     assert!(
         out.status.success(),
         "{args:?}: {}",
@@ -19,13 +25,9 @@ fn kibitzer(args: &[&str], dir: &Path) -> Output {
     out
 }
 
-/// Runs `kibitzer args` in `dir`, expecting it to fail; returns what it said on stderr.
+/// [`run`], which must fail; returns what it said on stderr.
 fn kibitzer_fails(args: &[&str], dir: &Path) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("kibitzer runs");
+    let out = run(args, dir);
     assert!(!out.status.success(), "{args:?} succeeded");
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
