@@ -17,6 +17,7 @@ use super::params::*;
 use super::score::*;
 use super::thread::{SearchContext, ThreadData};
 use super::time::TimeManager;
+use super::tt::TtEntry;
 use super::{Bound, SearchEvent};
 
 pub trait NodeKind {
@@ -204,9 +205,14 @@ impl<'a> Searcher<'a> {
             return None;
         }
         let depth = (depth + TB_DEPTH_BONUS).min(MAX_PLY as i32 - 1);
-        self.ctx
-            .tt
-            .store(pos.hash(), None, value, -INFINITY, depth, bound, ply);
+        let entry = TtEntry {
+            mv: None,
+            value,
+            eval: -INFINITY,
+            depth,
+            bound,
+        };
+        self.ctx.tt.store(pos.hash(), ply, entry);
         Some(value)
     }
 

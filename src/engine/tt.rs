@@ -46,12 +46,12 @@ pub struct TranspositionTable {
 struct Packed(u64);
 
 impl Packed {
-    fn new(mv: Option<Move>, value: i32, eval: i32, depth: i32, bound: Bound, age: u8) -> Packed {
-        let mv = mv.map_or(0, Move::to_u16) as u64;
-        let value = value as i16 as u16 as u64;
-        let eval = eval as i16 as u16 as u64;
-        let depth = depth.clamp(0, 255) as u8 as u64;
-        let bound = bound as u64;
+    fn new(e: &TtEntry, age: u8) -> Packed {
+        let mv = e.mv.map_or(0, Move::to_u16) as u64;
+        let value = e.value as i16 as u16 as u64;
+        let eval = e.eval as i16 as u16 as u64;
+        let depth = e.depth.clamp(0, 255) as u8 as u64;
+        let bound = e.bound as u64;
         Packed(mv | value << 16 | eval << 32 | depth << 48 | bound << 56 | (age as u64) << 58)
     }
     fn mv(self) -> Option<Move> {
@@ -76,6 +76,16 @@ impl Packed {
     }
     fn age(self) -> u8 {
         (self.0 >> 58) as u8 & AGE_MASK
+    }
+    /// The entry as stored (values relative to the node); `None` for an empty slot.
+    fn entry(self) -> Option<TtEntry> {
+        Some(TtEntry {
+            mv: self.mv(),
+            value: self.value(),
+            eval: self.eval(),
+            depth: self.depth(),
+            bound: self.bound()?,
+        })
     }
 }
 
@@ -186,60 +196,45 @@ impl TranspositionTable {
             if stored ^ data != key {
                 return None;
             }
+            let entry = packed.entry()?;
             Some(TtEntry {
-                mv: packed.mv(),
-                value: value_from_tt(packed.value(), ply),
-                eval: packed.eval(),
-                depth: packed.depth(),
-                bound: packed.bound()?,
+                value: value_from_tt(entry.value, ply),
+                ..entry
             })
         })
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub fn store(
-        &self,
-        key: u64,
-        mv: Option<Move>,
-        value: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        ply: usize,
-    ) {
+    /// Stores `entry`, its value relative to the root at `ply`. The slot: the position's own,
+    /// else the entry worth least (shallow, or from older searches).
+    pub fn store(&self, key: u64, ply: usize, entry: TtEntry) {
         let generation = self.generation.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
         let age_of = |p: Packed| i32::from(generation.wrapping_sub(p.age()) & AGE_MASK);
+        let new = TtEntry {
+            value: value_to_tt(entry.value, ply),
+            ..entry
+        };
         let mut victim = &bucket.0[0];
         let mut victim_worth = i32::MAX;
         for slot in &bucket.0 {
             let data = slot.data.load(Ordering::Relaxed);
             let packed = Packed(data);
-            if slot.key.load(Ordering::Relaxed) ^ data == key && packed.bound().is_some() {
-                let mv = mv.or(packed.mv());
+            if slot.key.load(Ordering::Relaxed) ^ data == key
+                && let Some(old) = packed.entry()
+            {
+                let mv = new.mv.or(old.mv);
                 // Same position: keep a deeper entry of this search unless the new one is exact,
                 // but take the new best move.
-                if bound != Bound::Exact
-                    && depth + 4 <= packed.depth()
+                if new.bound != Bound::Exact
+                    && new.depth + 4 <= old.depth
                     && packed.age() == generation
                 {
-                    if mv != packed.mv() {
-                        let old = packed.bound().expect("checked above");
-                        let (value, eval) = (packed.value(), packed.eval());
-                        Self::write(slot, key, mv, value, eval, packed.depth(), old, generation);
+                    if mv != old.mv {
+                        Self::write(slot, key, &TtEntry { mv, ..old }, generation);
                     }
                     return;
                 }
-                Self::write(
-                    slot,
-                    key,
-                    mv,
-                    value_to_tt(value, ply),
-                    eval,
-                    depth,
-                    bound,
-                    generation,
-                );
+                Self::write(slot, key, &TtEntry { mv, ..new }, generation);
                 return;
             }
             let worth = if packed.bound().is_none() {
@@ -252,30 +247,11 @@ impl TranspositionTable {
                 victim_worth = worth;
             }
         }
-        Self::write(
-            victim,
-            key,
-            mv,
-            value_to_tt(value, ply),
-            eval,
-            depth,
-            bound,
-            generation,
-        );
+        Self::write(victim, key, &new, generation);
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn write(
-        slot: &Slot,
-        key: u64,
-        mv: Option<Move>,
-        value: i32,
-        eval: i32,
-        depth: i32,
-        bound: Bound,
-        age: u8,
-    ) {
-        let data = Packed::new(mv, value, eval, depth, bound, age).0;
+    fn write(slot: &Slot, key: u64, entry: &TtEntry, age: u8) {
+        let data = Packed::new(entry, age).0;
         slot.data.store(data, Ordering::Relaxed);
         slot.key.store(key ^ data, Ordering::Relaxed);
     }
@@ -302,12 +278,22 @@ mod tests {
     use crate::chess::Position;
     use crate::engine::score::{mate_in, mated_in};
 
+    fn entry(mv: Option<Move>, value: i32, eval: i32, depth: i32, bound: Bound) -> TtEntry {
+        TtEntry {
+            mv,
+            value,
+            eval,
+            depth,
+            bound,
+        }
+    }
+
     #[test]
     fn store_then_probe_round_trips() {
         let tt = TranspositionTable::new(1);
         let pos = Position::startpos();
         let mv = pos.legal_moves()[3];
-        tt.store(pos.hash(), Some(mv), -123, 45, 7, Bound::Lower, 0);
+        tt.store(pos.hash(), 0, entry(Some(mv), -123, 45, 7, Bound::Lower));
         let e = tt.probe(pos.hash(), 0).expect("hit");
         assert_eq!(e.mv, Some(mv));
         assert_eq!(
@@ -321,10 +307,10 @@ mod tests {
     fn mate_scores_are_relative_to_the_node() {
         let tt = TranspositionTable::new(1);
         // Found at ply 5: mate in 3 plies from there is mate_in(8) from the root.
-        tt.store(42, None, mate_in(8), 0, 3, Bound::Exact, 5);
+        tt.store(42, 5, entry(None, mate_in(8), 0, 3, Bound::Exact));
         assert_eq!(tt.probe(42, 5).unwrap().value, mate_in(8));
         assert_eq!(tt.probe(42, 1).unwrap().value, mate_in(4));
-        tt.store(43, None, mated_in(6), 0, 3, Bound::Exact, 2);
+        tt.store(43, 2, entry(None, mated_in(6), 0, 3, Bound::Exact));
         assert_eq!(tt.probe(43, 10).unwrap().value, mated_in(14));
     }
 
@@ -332,19 +318,15 @@ mod tests {
     fn keeps_move_clear_and_hashfull() {
         let tt = TranspositionTable::new(1);
         let mv = Position::startpos().legal_moves()[0];
-        tt.store(7, Some(mv), 10, 0, 4, Bound::Exact, 0);
-        tt.store(7, None, 20, 0, 6, Bound::Upper, 0);
+        tt.store(7, 0, entry(Some(mv), 10, 0, 4, Bound::Exact));
+        tt.store(7, 0, entry(None, 20, 0, 6, Bound::Upper));
         let e = tt.probe(7, 0).unwrap();
         assert_eq!((e.mv, e.value, e.depth), (Some(mv), 20, 6));
         for key in 0..5000u64 {
             tt.store(
                 key.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-                None,
                 0,
-                0,
-                1,
-                Bound::Exact,
-                0,
+                entry(None, 0, 0, 1, Bound::Exact),
             );
         }
         assert!(tt.hashfull() > 0);
@@ -357,8 +339,8 @@ mod tests {
     fn a_shallower_store_keeps_the_deeper_value_but_takes_the_new_move() {
         let tt = TranspositionTable::new(1);
         let moves = Position::startpos().legal_moves();
-        tt.store(9, Some(moves[0]), 50, 7, 12, Bound::Lower, 0);
-        tt.store(9, Some(moves[1]), -30, 7, 3, Bound::Lower, 0);
+        tt.store(9, 0, entry(Some(moves[0]), 50, 7, 12, Bound::Lower));
+        tt.store(9, 0, entry(Some(moves[1]), -30, 7, 3, Bound::Lower));
         let e = tt.probe(9, 0).unwrap();
         assert_eq!((e.mv, e.value, e.depth), (Some(moves[1]), 50, 12));
     }
@@ -368,9 +350,9 @@ mod tests {
         let tt = TranspositionTable::new(0);
         // One bucket: keys all collide. Fill with depths 10, 2, 8, 9 then add a fifth.
         for (key, depth) in [(1u64, 10), (2, 2), (3, 8), (4, 9)] {
-            tt.store(key, None, 0, 0, depth, Bound::Exact, 0);
+            tt.store(key, 0, entry(None, 0, 0, depth, Bound::Exact));
         }
-        tt.store(5, None, 0, 0, 5, Bound::Exact, 0);
+        tt.store(5, 0, entry(None, 0, 0, 5, Bound::Exact));
         assert!(tt.probe(2, 0).is_none(), "the shallowest entry goes");
         assert!(tt.probe(1, 0).is_some() && tt.probe(5, 0).is_some());
     }

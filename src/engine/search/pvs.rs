@@ -544,15 +544,14 @@ impl Searcher<'_> {
             return;
         }
         let bound = Bound::of_result(best_score, alpha, beta, N::PV);
-        self.ctx.tt.store(
-            pos.hash(),
-            searched.best_move,
-            best_score,
-            node.raw_eval.unwrap_or(-INFINITY),
+        let entry = TtEntry {
+            mv: searched.best_move,
+            value: best_score,
+            eval: node.raw_eval.unwrap_or(-INFINITY),
             depth,
             bound,
-            node.ply,
-        );
+        };
+        self.ctx.tt.store(pos.hash(), node.ply, entry);
         // What the search found teaches the correction, where its bound says which way the
         // static evaluation was off and no capture decided it.
         if let Some(se) = node.static_eval

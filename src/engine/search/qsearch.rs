@@ -7,6 +7,7 @@ use super::super::Bound;
 use super::super::params::QS_DELTA_MARGIN;
 use super::super::picker::MovePicker;
 use super::super::score::*;
+use super::super::tt::TtEntry;
 use super::{NodeKind, Searcher};
 
 impl Searcher<'_> {
@@ -103,9 +104,14 @@ impl Searcher<'_> {
             return mated_in(ply);
         }
         let bound = Bound::of_result(best_score, alpha_orig, beta, N::PV);
-        self.ctx
-            .tt
-            .store(pos.hash(), best_move, best_score, raw_eval, 0, bound, ply);
+        let entry = TtEntry {
+            mv: best_move,
+            value: best_score,
+            eval: raw_eval,
+            depth: 0,
+            bound,
+        };
+        self.ctx.tt.store(pos.hash(), ply, entry);
         best_score
     }
 }
