@@ -46,7 +46,7 @@ pub struct TranspositionTable {
 struct Packed(u64);
 
 impl Packed {
-    fn new(e: &TtEntry, age: u8) -> Packed {
+    fn new(e: TtEntry, age: u8) -> Packed {
         let mv = e.mv.map_or(0, Move::to_u16) as u64;
         let value = e.value as i16 as u16 as u64;
         let eval = e.eval as i16 as u16 as u64;
@@ -204,8 +204,8 @@ impl TranspositionTable {
         })
     }
 
-    /// Stores `entry`, its value relative to the root at `ply`. The slot: the position's own,
-    /// else the entry worth least (shallow, or from older searches).
+    /// Stores `entry` for the node `ply` plies from the root (its value is relative to the root).
+    /// The slot: the position's own, else the entry worth least (shallow, or from older searches).
     pub fn store(&self, key: u64, ply: usize, entry: TtEntry) {
         let generation = self.generation.load(Ordering::Relaxed);
         let bucket = self.bucket(key);
@@ -230,11 +230,11 @@ impl TranspositionTable {
                     && packed.age() == generation
                 {
                     if mv != old.mv {
-                        Self::write(slot, key, &TtEntry { mv, ..old }, generation);
+                        Self::write(slot, key, TtEntry { mv, ..old }, generation);
                     }
                     return;
                 }
-                Self::write(slot, key, &TtEntry { mv, ..new }, generation);
+                Self::write(slot, key, TtEntry { mv, ..new }, generation);
                 return;
             }
             let worth = if packed.bound().is_none() {
@@ -247,10 +247,10 @@ impl TranspositionTable {
                 victim_worth = worth;
             }
         }
-        Self::write(victim, key, &new, generation);
+        Self::write(victim, key, new, generation);
     }
 
-    fn write(slot: &Slot, key: u64, entry: &TtEntry, age: u8) {
+    fn write(slot: &Slot, key: u64, entry: TtEntry, age: u8) {
         let data = Packed::new(entry, age).0;
         slot.data.store(data, Ordering::Relaxed);
         slot.key.store(key ^ data, Ordering::Relaxed);
