@@ -3,6 +3,7 @@
 //! (half by default). Search threads evaluate through [`ThreadEval`], which keeps the network's
 //! accumulators in step with the moves it plays.
 
+mod eval_cache;
 mod hce;
 pub mod params;
 mod pawn_cache;
@@ -20,6 +21,7 @@ use crate::chess::{Move, Position};
 use super::nnue::{Delta, Network, NetworkFileError, NnueState};
 use super::score::MAX_PLY;
 
+use eval_cache::EvalCache;
 pub use hce::HandCrafted;
 pub use pawn_cache::PawnCache;
 
@@ -231,6 +233,7 @@ pub struct ThreadEval {
     /// [`hce::piece_square_sum`] of each position on the path from the root (empty before the
     /// first root: then it is computed per position).
     piece_squares: Vec<S>,
+    cache: EvalCache,
 }
 
 impl ThreadEval {
@@ -245,6 +248,7 @@ impl ThreadEval {
             nnue,
             pawns: PawnCache::default(),
             piece_squares: Vec::with_capacity(MAX_PLY + 9),
+            cache: EvalCache::default(),
         }
     }
 
@@ -306,26 +310,31 @@ impl ThreadEval {
     /// move pushed so far.
     #[inline]
     pub fn evaluate(&mut self, pos: &Position) -> i32 {
-        match (&mut self.nnue, &self.evaluation) {
-            (
-                Some(state),
-                Evaluation::Nnue {
-                    network, hce_share, ..
-                },
-            ) => {
-                let net = state.evaluate(network, pos);
-                mix(net, *hce_share, || self.hand_crafted(pos))
+        let ThreadEval {
+            evaluation,
+            nnue,
+            pawns,
+            piece_squares,
+            cache,
+        } = self;
+        cache.get_or_insert_with(pos, || {
+            let mut hand_crafted = || {
+                let piece_squares = piece_squares
+                    .last()
+                    .copied()
+                    .unwrap_or_else(|| hce::piece_square_sum(pos));
+                HandCrafted.evaluate_cached(pos, pawns, piece_squares)
+            };
+            match (nnue, evaluation) {
+                (
+                    Some(state),
+                    Evaluation::Nnue {
+                        network, hce_share, ..
+                    },
+                ) => mix(state.evaluate(network, pos), *hce_share, hand_crafted),
+                _ => hand_crafted(),
             }
-            _ => self.hand_crafted(pos),
-        }
-    }
-
-    fn hand_crafted(&mut self, pos: &Position) -> i32 {
-        let piece_squares = match self.piece_squares.last() {
-            Some(&sum) => sum,
-            None => hce::piece_square_sum(pos),
-        };
-        HandCrafted.evaluate_cached(pos, &mut self.pawns, piece_squares)
+        })
     }
 }
 
