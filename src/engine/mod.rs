@@ -43,6 +43,7 @@ mod limits;
 pub mod nnue;
 mod params;
 mod picker;
+mod prefetch;
 mod probe;
 mod report;
 mod score;

@@ -234,10 +234,11 @@ impl<'a> Searcher<'a> {
         child
     }
 
-    /// The child's key goes on the path, and its table bucket starts loading for the probe
-    /// that follows.
+    /// The child's key goes on the path, and its table bucket and evaluation cache entry start
+    /// loading for the probe and evaluation that follow.
     fn entered(&mut self, child: &Position) {
         self.ctx.tt.prefetch(child.hash());
+        self.td.eval.prefetch(child.hash());
         self.td.keys.push(child.hash());
     }
 

@@ -176,16 +176,7 @@ impl TranspositionTable {
     /// Starts loading `key`'s bucket into the cache, so that the probe a little later does not
     /// wait on main memory (where the table is bigger than the caches, most probes would).
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
-            let bucket = std::ptr::from_ref(self.bucket(key)).cast();
-            // SAFETY: a prefetch is only a hint: it reads nothing into the program and cannot
-            // fault, and SSE, which it needs, is part of every x86_64 processor.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        super::prefetch::prefetch(self.bucket(key));
     }
 
     pub fn probe(&self, key: u64, ply: usize) -> Option<TtEntry> {

@@ -34,6 +34,16 @@ impl Default for EvalCache {
 }
 
 impl EvalCache {
+    /// Starts loading the entry of the position with `key`, which is about to be evaluated.
+    #[inline]
+    pub(super) fn prefetch(&self, key: u64) {
+        super::super::prefetch::prefetch(&self.0[Self::index(key)]);
+    }
+
+    fn index(key: u64) -> usize {
+        (key >> (64 - INDEX_BITS)) as usize
+    }
+
     /// `pos`'s evaluation from the cache, or from `compute`, which is then kept.
     #[inline]
     pub(super) fn get_or_insert_with(
@@ -42,7 +52,7 @@ impl EvalCache {
         compute: impl FnOnce() -> i32,
     ) -> i32 {
         let (key, halfmoves) = (pos.hash(), pos.halfmoves());
-        let entry = &mut self.0[(key >> (64 - INDEX_BITS)) as usize];
+        let entry = &mut self.0[Self::index(key)];
         if entry.key != key || entry.halfmoves != halfmoves {
             *entry = Entry {
                 key,

@@ -284,6 +284,12 @@ impl ThreadEval {
         }
     }
 
+    /// Starts loading what evaluating the position with `key` will read first.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        self.cache.prefetch(key);
+    }
+
     #[inline]
     pub fn push_null(&mut self) {
         if let Some(&parent) = self.piece_squares.last() {
