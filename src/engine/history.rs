@@ -5,7 +5,7 @@
 
 use crate::chess::{Color, Move, Piece, Position, Role, Square, zobrist};
 
-use super::params::{HIST_BONUS_ADD, HIST_BONUS_MAX, HIST_BONUS_MULT, HIST_LIMIT};
+use super::params::{HIST_LIMIT, hist_bonus_add, hist_bonus_max, hist_bonus_mult};
 
 /// The (piece, destination) of a move already played: the key of continuation history.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -43,7 +43,7 @@ impl Default for History {
 
 /// History bonus for a move that caused a cutoff at `depth`.
 pub fn bonus(depth: i32) -> i32 {
-    (HIST_BONUS_MULT * depth * depth + HIST_BONUS_ADD * depth).min(HIST_BONUS_MAX)
+    (hist_bonus_mult() * depth * depth + hist_bonus_add() * depth).min(hist_bonus_max())
 }
 
 /// Moves `entry` towards +-LIMIT by `delta`, slower the closer it already is (gravity).

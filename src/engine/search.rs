@@ -5,7 +5,6 @@
 mod pvs;
 mod qsearch;
 
-use std::sync::LazyLock;
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
 use std::time::Instant;
@@ -41,22 +40,37 @@ impl NodeKind for NonPv {
 }
 
 /// Late-move reductions by [depth][move number].
-static LMR: LazyLock<[[i32; 64]; 64]> = LazyLock::new(|| {
+#[cfg(not(feature = "tune"))]
+static LMR: std::sync::LazyLock<[[i32; 64]; 64]> = std::sync::LazyLock::new(|| {
     let mut table = [[0; 64]; 64];
     for (d, row) in table.iter_mut().enumerate().skip(1) {
         for (m, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIV) as i32;
+            *r = lmr_formula(d, m);
         }
     }
     table
 });
 
+fn lmr_formula(depth: usize, moves: usize) -> i32 {
+    let (base, div) = (f64::from(lmr_base()) / 100.0, f64::from(lmr_div()) / 100.0);
+    (base + (depth as f64).ln() * (moves as f64).ln() / div) as i32
+}
+
 fn lmr(depth: i32, moves: usize) -> i32 {
-    LMR[(depth as usize).min(63)][moves.min(63)]
+    let (depth, moves) = ((depth as usize).min(63), moves.min(63));
+    // A tuning build reads the parameters as they are set, so it cannot keep a table.
+    #[cfg(feature = "tune")]
+    return if depth == 0 || moves == 0 {
+        0
+    } else {
+        lmr_formula(depth, moves)
+    };
+    #[cfg(not(feature = "tune"))]
+    LMR[depth][moves]
 }
 
 fn lmp_limit(depth: i32, improving: bool) -> usize {
-    ((LMP_BASE + depth * depth) / if improving { 1 } else { 2 }) as usize
+    ((lmp_base() + depth * depth) / if improving { 1 } else { 2 }) as usize
 }
 
 /// What only the main thread has: the clock and the event channel.
@@ -144,7 +158,7 @@ impl<'a> Searcher<'a> {
     }
 
     fn aspiration(&mut self, depth: i32, prev: i32) -> i32 {
-        let mut delta = ASP_WINDOW;
+        let mut delta = asp_window();
         let (mut alpha, mut beta) = (-INFINITY, INFINITY);
         if depth >= ASP_MIN_DEPTH && !is_decisive(prev) && prev > -INFINITY {
             alpha = (prev - delta).max(-INFINITY);

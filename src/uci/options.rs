@@ -109,6 +109,38 @@ pub fn declarations() -> Vec<String> {
         format!("option name EvalFile type string default {EMBEDDED_NET}"),
         format!("option name HandCraftedShare type spin default {DEFAULT_HCE_SHARE} min 0 max 100"),
     ]
+    .into_iter()
+    .chain(tunable_declarations())
+    .collect()
+}
+
+/// The search parameters, as options only in a build for tuning them (the `tune` feature).
+fn tunable_declarations() -> Vec<String> {
+    if !cfg!(feature = "tune") {
+        return Vec::new();
+    }
+    crate::engine::TUNABLES
+        .iter()
+        .map(|t| {
+            format!(
+                "option name {} type spin default {} min {} max {}",
+                t.name, t.default, t.min, t.max
+            )
+        })
+        .collect()
+}
+
+/// `setoption` for a search parameter of a `tune` build.
+#[cfg(feature = "tune")]
+fn set_tunable(name: &str, value: Option<&str>) -> Option<Result<OptionChange, String>> {
+    let tunable = crate::engine::TUNABLES
+        .iter()
+        .find(|t| t.name.eq_ignore_ascii_case(name))?;
+    let value = value.unwrap_or_default().trim();
+    Some(match value.parse::<i32>() {
+        Ok(v) => tunable.set(v).map(|()| OptionChange::None),
+        Err(_) => Err(format!("option {name}: '{value}' is not a number")),
+    })
 }
 
 fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
@@ -262,6 +294,8 @@ impl Values {
                 }
                 change?
             }
+            #[cfg(feature = "tune")]
+            _ if let Some(result) = set_tunable(name, value) => result?,
             _ => return Err(format!("unknown option '{name}'")),
         })
     }
@@ -270,6 +304,21 @@ impl Values {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn search_parameters_are_options_only_in_a_tuning_build() {
+        let declared = declarations()
+            .iter()
+            .any(|d| d.starts_with("option name RFP_MARGIN type spin default 75 "));
+        assert_eq!(declared, cfg!(feature = "tune"));
+        // Set to its default: the value is global, and other tests search meanwhile.
+        let mut v = Values::new(&EngineOptions::default());
+        assert_eq!(
+            v.set("rfp_margin", Some("75")).is_ok(),
+            cfg!(feature = "tune")
+        );
+        assert!(v.set("RFP_MARGIN", Some("5000")).is_err());
+    }
 
     #[test]
     fn every_declared_option_can_be_set() {

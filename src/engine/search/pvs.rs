@@ -214,12 +214,12 @@ impl Searcher<'_> {
         let (eval, ply, f) = (node.eval, node.ply, node.f);
         let static_eval = node.static_eval.unwrap_or(eval);
         if depth <= RFP_MAX_DEPTH
-            && eval - RFP_MARGIN * (depth - i32::from(node.improving)) >= beta
+            && eval - rfp_margin() * (depth - i32::from(node.improving)) >= beta
             && eval < TB_BOUND
         {
             return Some(eval);
         }
-        if depth <= RAZOR_MAX_DEPTH && eval + RAZOR_MARGIN * depth < alpha {
+        if depth <= RAZOR_MAX_DEPTH && eval + razor_margin() * depth < alpha {
             let q = self.qsearch::<NonPv>(pos, alpha, alpha + 1, ply);
             if q <= alpha {
                 return Some(q);
@@ -235,7 +235,8 @@ impl Searcher<'_> {
         if !null_move_allowed {
             return None;
         }
-        let r = NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / NMP_EVAL_DIV).min(NMP_EVAL_MAX);
+        let r =
+            NMP_BASE + depth / NMP_DEPTH_DIV + ((eval - beta) / nmp_eval_div()).min(NMP_EVAL_MAX);
         let child = self.make_null_move(pos);
         self.td.frames[f].piece_to = None;
         let score =
@@ -326,19 +327,19 @@ impl Searcher<'_> {
                     }
                     if let Some(se) = node.static_eval
                         && lmr_depth <= FP_MAX_DEPTH
-                        && se + FP_BASE + FP_MARGIN * lmr_depth <= alpha
+                        && se + fp_base() + fp_margin() * lmr_depth <= alpha
                     {
                         skip_quiets = true;
                         continue;
                     }
                     if lmr_depth <= SEE_MAX_DEPTH
-                        && !pos.see_ge(m, -SEE_QUIET_MARGIN * lmr_depth * lmr_depth)
+                        && !pos.see_ge(m, -see_quiet_margin() * lmr_depth * lmr_depth)
                     {
                         continue;
                     }
                 } else if !quiet
                     && depth <= SEE_MAX_DEPTH
-                    && !pos.see_ge(m, -SEE_NOISY_MARGIN * depth)
+                    && !pos.see_ge(m, -see_noisy_margin() * depth)
                 {
                     continue;
                 }
@@ -367,7 +368,7 @@ impl Searcher<'_> {
                     r += i32::from(!N::PV) + i32::from(node.cut_node);
                     r -= i32::from(node.improving) + i32::from(gives_check);
                     if quiet {
-                        r -= hist / LMR_HIST_DIV;
+                        r -= hist / lmr_hist_div();
                         if killers.contains(&Some(m)) || counter == Some(m) {
                             r -= 1;
                         }
@@ -457,7 +458,7 @@ impl Searcher<'_> {
         }
         if value < s_beta {
             if !N::PV
-                && value < s_beta - SE_DOUBLE_MARGIN
+                && value < s_beta - se_double_margin()
                 && self.td.frames[f].double_extensions < SE_MAX_DOUBLE
             {
                 return Ok(2);
@@ -489,8 +490,8 @@ impl Searcher<'_> {
         let reduced = new_depth - r;
         let mut score = -self.pvs::<NonPv>(child, -alpha - 1, -alpha, reduced, ply + 1, true);
         if score > alpha && r > 0 {
-            new_depth += i32::from(score > best_score + LMR_DEEPER_MARGIN + 2 * new_depth);
-            new_depth -= i32::from(score < best_score + LMR_SHALLOWER_MARGIN);
+            new_depth += i32::from(score > best_score + lmr_deeper_margin() + 2 * new_depth);
+            new_depth -= i32::from(score < best_score + lmr_shallower_margin());
             if new_depth > reduced {
                 score = -self.pvs::<NonPv>(
                     child,

@@ -4,7 +4,7 @@
 use crate::chess::Position;
 
 use super::super::Bound;
-use super::super::params::QS_DELTA_MARGIN;
+use super::super::params::qs_delta_margin;
 use super::super::picker::MovePicker;
 use super::super::score::*;
 use super::super::tt::TtEntry;
@@ -60,7 +60,7 @@ impl Searcher<'_> {
                 return best_score;
             }
             alpha = alpha.max(best_score);
-            futility_base = static_eval + QS_DELTA_MARGIN;
+            futility_base = static_eval + qs_delta_margin();
         }
 
         let alpha_orig = alpha;
