@@ -113,6 +113,18 @@ class Spsa:
             self.state = saved
         self.rng = random.Random(args.seed + self.state["k"])
 
+    def step_sizes(self, name, k):
+        """Iteration k's perturbation c_k and step a_k for one parameter."""
+        n_total, c_end = self.args.pairs, self.c_end[name]
+        big_a = n_total / 10
+        c_k = c_end * (n_total / k) ** GAMMA
+        a_k = self.args.r_end * c_end**2 * ((big_a + n_total) / (big_a + k)) ** ALPHA
+        return c_k, a_k
+
+    def clamp(self, name, value):
+        lo, hi = self.bounds[name]
+        return min(hi, max(lo, value))
+
     def next_perturbation(self, fens):
         """The next iteration's number, signs, two parameter sets and opening, or None when
         done."""
@@ -124,25 +136,19 @@ class Spsa:
             signs = {n: self.rng.choice((-1, 1)) for n in self.names}
             plus, minus = {}, {}
             for n in self.names:
-                c_k = self.c_end[n] * (self.args.pairs / k) ** GAMMA
-                lo, hi = self.bounds[n]
+                c_k, _ = self.step_sizes(n, k)
                 theta = self.state["theta"][n]
-                plus[n] = min(hi, max(lo, round(theta + c_k * signs[n])))
-                minus[n] = min(hi, max(lo, round(theta - c_k * signs[n])))
+                plus[n] = self.clamp(n, round(theta + c_k * signs[n]))
+                minus[n] = self.clamp(n, round(theta - c_k * signs[n]))
             return k, signs, plus, minus, self.rng.choice(fens)
 
     def update(self, k, signs, points):
         """`points`: the plus side's score minus the minus side's over the pair (-2..2)."""
-        n_total = self.args.pairs
-        big_a = n_total / 10
         with self.lock:
             for n in self.names:
-                c_end = self.c_end[n]
-                c_k = c_end * (n_total / k) ** GAMMA
-                a_k = self.args.r_end * c_end**2 * ((big_a + n_total) / (big_a + k)) ** ALPHA
-                lo, hi = self.bounds[n]
+                c_k, a_k = self.step_sizes(n, k)
                 step = a_k * points * signs[n] / c_k
-                self.state["theta"][n] = min(hi, max(lo, self.state["theta"][n] + step))
+                self.state["theta"][n] = self.clamp(n, self.state["theta"][n] + step)
             self.state["pairs"].append([k, points])
             tmp = self.args.state + ".tmp"
             with open(tmp, "w", encoding="utf-8") as f:
