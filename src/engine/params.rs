@@ -134,24 +134,24 @@ tunables! {
     /// Aspiration windows: first half-width.
     asp_window / ASP_WINDOW = 20, 5..=60;
     /// Reverse futility pruning: eval - margin * depth >= beta.
-    rfp_margin / RFP_MARGIN = 75, 30..=150;
+    rfp_margin / RFP_MARGIN = 64, 30..=150;
     /// Razoring: drop into quiescence when eval + margin * depth is below alpha.
     razor_margin / RAZOR_MARGIN = 250, 100..=500;
     /// Null-move pruning's R grows by (eval - beta) / this (up to NMP_EVAL_MAX).
-    nmp_eval_div / NMP_EVAL_DIV = 200, 80..=400;
+    nmp_eval_div / NMP_EVAL_DIV = 185, 80..=400;
     /// Late-move pruning: quiet moves searched before the rest are skipped,
     /// (this + d^2) / (2 - improving).
-    lmp_base / LMP_BASE = 3, 0..=12;
+    lmp_base / LMP_BASE = 4, 0..=12;
     /// Futility pruning of quiet moves: static eval + base + margin * reduced depth <= alpha.
-    fp_base / FP_BASE = 90, 20..=200;
-    fp_margin / FP_MARGIN = 100, 40..=200;
+    fp_base / FP_BASE = 103, 20..=200;
+    fp_margin / FP_MARGIN = 108, 40..=200;
     /// SEE pruning thresholds: quiet -QUIET * d^2, noisy -NOISY * d.
-    see_quiet_margin / SEE_QUIET_MARGIN = 40, 10..=100;
+    see_quiet_margin / SEE_QUIET_MARGIN = 37, 10..=100;
     see_noisy_margin / SEE_NOISY_MARGIN = 90, 30..=200;
     /// Late-move reductions: r = BASE + ln(depth) * ln(moves) / DIV (both in hundredths), minus
     /// history / HIST_DIV.
-    lmr_base / LMR_BASE = 75, 0..=200;
-    lmr_div / LMR_DIV = 225, 100..=400;
+    lmr_base / LMR_BASE = 106, 0..=200;
+    lmr_div / LMR_DIV = 234, 100..=400;
     lmr_hist_div / LMR_HIST_DIV = 8192, 2048..=16384;
     /// A reduced move that beats the best score by DEEPER + 2 * depth is searched again a ply
     /// deeper; by less than SHALLOWER, a ply shallower.
@@ -183,7 +183,7 @@ mod tests {
         assert_eq!(names.len(), TUNABLES.len());
         assert_eq!(TUNABLES[1].name, "RFP_MARGIN");
         if !cfg!(feature = "tune") {
-            assert_eq!(rfp_margin(), 75);
+            assert_eq!(rfp_margin(), 64);
         }
     }
 }
