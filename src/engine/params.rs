@@ -183,7 +183,7 @@ mod tests {
         assert_eq!(names.len(), TUNABLES.len());
         assert_eq!(TUNABLES[1].name, "RFP_MARGIN");
         if !cfg!(feature = "tune") {
-            assert_eq!(rfp_margin(), 64);
+            assert_eq!(rfp_margin(), TUNABLES[1].default);
         }
     }
 }

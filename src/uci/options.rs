@@ -307,14 +307,18 @@ mod tests {
 
     #[test]
     fn search_parameters_are_options_only_in_a_tuning_build() {
-        let declared = declarations()
+        let rfp = crate::engine::TUNABLES
             .iter()
-            .any(|d| d.starts_with("option name RFP_MARGIN type spin default 75 "));
+            .find(|t| t.name == "RFP_MARGIN")
+            .unwrap();
+        let declaration = format!("option name RFP_MARGIN type spin default {} ", rfp.default);
+        let declared = declarations().iter().any(|d| d.starts_with(&declaration));
         assert_eq!(declared, cfg!(feature = "tune"));
         // Set to its default: the value is global, and other tests search meanwhile.
         let mut v = Values::new(&EngineOptions::default());
+        let default = rfp.default.to_string();
         assert_eq!(
-            v.set("rfp_margin", Some("75")).is_ok(),
+            v.set("rfp_margin", Some(&default)).is_ok(),
             cfg!(feature = "tune")
         );
         assert!(v.set("RFP_MARGIN", Some("5000")).is_err());
