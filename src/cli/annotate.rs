@@ -54,7 +54,7 @@ pub struct AnnotateArgs {
     #[arg(long)]
     syzygy: Option<String>,
     /// Hash table per engine, in MB.
-    #[arg(long, default_value_t = 64)]
+    #[arg(long, default_value_t = 64, value_parser = super::parse_hash_mb)]
     hash: usize,
     /// Leave missing ECO and Opening tags missing (by default they are filled in from the
     /// opening names).

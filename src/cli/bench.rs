@@ -12,7 +12,7 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Hash table size in MiB.
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = 16, value_parser = super::parse_hash_mb)]
     hash: usize,
     #[command(flatten)]
     eval: super::EvalArgs,

@@ -17,7 +17,7 @@ pub mod uci;
 use std::path::Path;
 
 use clap::Args;
-use kibitzer::engine::Evaluation;
+use kibitzer::engine::{self, Evaluation};
 
 /// The evaluation a headless search uses: `--eval` and, for a network, `--hce-share`.
 #[derive(Args)]
@@ -54,6 +54,17 @@ pub fn parse_evaluation(arg: &str) -> Result<Evaluation, String> {
 }
 
 /// A share from 0 to 1 (`--result-weight`).
+/// A hash table size in MiB: a whole number from 1 up to what the engine and this machine hold.
+pub fn parse_hash_mb(arg: &str) -> Result<usize, String> {
+    let mb: usize = arg
+        .parse()
+        .map_err(|_| format!("'{arg}' is not a whole number of MiB"))?;
+    if !(1..=engine::MAX_HASH_MB).contains(&mb) {
+        return Err(format!("{mb} is not from 1 to {}", engine::MAX_HASH_MB));
+    }
+    engine::check_hash_size(mb).map_err(|e| e.to_string())
+}
+
 pub fn parse_share(arg: &str) -> Result<f64, String> {
     parse_share_up_to(arg, 1.0)
 }

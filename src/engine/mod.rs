@@ -72,6 +72,7 @@ pub use strength::{MAX_ELO, MIN_ELO};
 use strength::Strength;
 use thread::{Flags, Job, ThreadData};
 use tt::TranspositionTable;
+pub use tt::{HashSizeError, check_hash_size, physical_memory_mb};
 
 /// One search report line (UCI `info`).
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -201,8 +202,20 @@ impl Engine {
             multipv: options.multipv.clamp(1, MAX_MULTIPV),
             ..options
         };
+        // Front ends check sizes from users with `check_hash_size`; a size that still fails
+        // gets the smallest table rather than an abort.
+        let (tt, options) = match TranspositionTable::try_new(options.hash_mb) {
+            Ok(tt) => (tt, options),
+            Err(_) => (
+                TranspositionTable::new(1),
+                EngineOptions {
+                    hash_mb: 1,
+                    ..options
+                },
+            ),
+        };
         let engine = Engine {
-            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            tt: Arc::new(tt),
             tablebases: None,
             threads: Arc::new(Mutex::new(
                 (0..options.threads).map(ThreadData::new).collect(),
@@ -326,10 +339,14 @@ impl Engine {
         f(&mut threads);
     }
 
-    pub fn set_hash(&mut self, mb: usize) {
+    /// Replaces the hash table with one of `mb` MiB; where the machine cannot hold that, keeps
+    /// the table it has and says why.
+    pub fn set_hash(&mut self, mb: usize) -> Result<(), HashSizeError> {
         self.wait();
-        self.options.hash_mb = mb.clamp(1, MAX_HASH_MB);
-        self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb));
+        let mb = mb.clamp(1, MAX_HASH_MB);
+        self.tt = Arc::new(TranspositionTable::try_new(mb)?);
+        self.options.hash_mb = mb;
+        Ok(())
     }
 
     pub fn set_threads(&mut self, n: usize) {

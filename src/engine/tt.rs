@@ -41,6 +41,42 @@ pub struct TranspositionTable {
     generation: AtomicU8,
 }
 
+/// Why a hash table of the size asked for was not made.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum HashSizeError {
+    #[error("a {mb} MiB hash table is more than this machine's {memory_mb} MiB of memory")]
+    MoreThanMemory { mb: usize, memory_mb: usize },
+    #[error("the system refused {mb} MiB for the hash table")]
+    AllocationFailed { mb: usize },
+}
+
+/// Refuses a hash table larger than the machine's physical memory, which could only be had by
+/// swapping, or not at all (an allocation that fails aborts the process).
+pub fn check_hash_size(mb: usize) -> Result<usize, HashSizeError> {
+    match physical_memory_mb() {
+        Some(memory_mb) if mb > memory_mb => Err(HashSizeError::MoreThanMemory { mb, memory_mb }),
+        _ => Ok(mb),
+    }
+}
+
+/// The machine's physical memory in MiB, where the system says.
+#[cfg(unix)]
+pub fn physical_memory_mb() -> Option<usize> {
+    // SAFETY: sysconf only reads system configuration values.
+    let (pages, page_size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    (pages > 0 && page_size > 0).then(|| ((pages as u128 * page_size as u128) >> 20) as usize)
+}
+
+#[cfg(not(unix))]
+pub fn physical_memory_mb() -> Option<usize> {
+    None
+}
+
 /// Packed entry: move 16 bits, value 16, eval 16, depth 8, bound 2, age 6.
 #[derive(Clone, Copy)]
 struct Packed(u64);
@@ -140,15 +176,26 @@ fn value_from_tt(value: i32, ply: usize) -> i32 {
 
 impl TranspositionTable {
     /// A table of about `mb` mebibytes (at least one bucket).
-    pub fn new(mb: usize) -> TranspositionTable {
+    /// A table of `mb` MiB. Fails, rather than aborting the process, when the machine cannot
+    /// hold it: more than its physical memory, or an allocation the system refuses.
+    pub fn try_new(mb: usize) -> Result<TranspositionTable, HashSizeError> {
+        check_hash_size(mb)?;
         let count = (mb * 1024 * 1024 / size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(count);
+        let mut buckets = Vec::new();
+        buckets
+            .try_reserve_exact(count)
+            .map_err(|_| HashSizeError::AllocationFailed { mb })?;
         advise_huge_pages(&mut buckets);
         buckets.resize_with(count, Bucket::default);
-        TranspositionTable {
+        Ok(TranspositionTable {
             buckets,
             generation: AtomicU8::new(0),
-        }
+        })
+    }
+
+    /// A small table that any machine holds (tests and fallbacks).
+    pub fn new(mb: usize) -> TranspositionTable {
+        TranspositionTable::try_new(mb).expect("a small hash table fits in memory")
     }
 
     /// Empties every entry (needs no search running to be complete).

@@ -293,6 +293,7 @@ pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
             None => bad("engine.ponder", format!("{v} is not true or false")),
         }
     }
+    let mut hash_error = None;
     let mut int = |section: &str, key: &str, range: std::ops::RangeInclusive<i64>| -> Option<i64> {
         let v = get(section, key)?;
         match v.as_integer().filter(|i| range.contains(i)) {
@@ -318,7 +319,10 @@ pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
         config.level = i as u8;
     }
     if let Some(i) = int("engine", "hash_mb", 1..=65_536) {
-        config.hash_mb = i as u32;
+        match crate::engine::check_hash_size(i as usize) {
+            Ok(_) => config.hash_mb = i as u32,
+            Err(e) => hash_error = Some(e),
+        }
     }
     if let Some(i) = int("engine", "threads", 1..=1024) {
         config.threads = i as u32;
@@ -328,6 +332,9 @@ pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
     }
     if let Some(i) = int("book", "depth", 0..=1000) {
         config.book_depth = i as u32;
+    }
+    if let Some(e) = hash_error {
+        bad("engine.hash_mb", e.to_string());
     }
     if let Some(v) = get("book", "file") {
         match v.as_str() {

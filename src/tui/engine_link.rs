@@ -262,7 +262,9 @@ impl Worker {
                     let engine = &mut self.engine;
                     engine.stop();
                     if engine.options().hash_mb != o.hash_mb as usize {
-                        engine.set_hash(o.hash_mb as usize);
+                        // The configuration refuses sizes larger than memory; a table the
+                        // system still will not give leaves the one the engine has.
+                        let _ = engine.set_hash(o.hash_mb as usize);
                     }
                     if engine.options().threads != o.threads as usize {
                         engine.set_threads(o.threads as usize);

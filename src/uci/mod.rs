@@ -7,6 +7,7 @@ mod command;
 mod extras;
 mod options;
 
+use std::borrow::Cow;
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -176,7 +177,9 @@ impl Session {
             return;
         }
         for change in std::mem::take(&mut self.pending) {
-            change.apply(&mut self.engine);
+            if let Err(e) = change.apply(&mut self.engine) {
+                self.info(&e);
+            }
         }
     }
 
@@ -355,8 +358,13 @@ impl Session {
     }
 
     fn go(&mut self, params: GoParams) {
-        for w in &params.warnings {
-            self.info(&format!("go: ignored {w}"));
+        // One line, however many tokens were bad: a GUI's log is no place for a million.
+        if let Some(first) = params.warnings.first() {
+            let more = match params.warnings.len() - 1 {
+                0 => String::new(),
+                n => format!(" (and {n} more)"),
+            };
+            self.info(&format!("go: ignored {first}{more}"));
         }
         self.engine.stop();
         self.engine.wait();
@@ -408,11 +416,24 @@ impl Session {
 }
 
 /// Runs the protocol over `input` until `quit` or end of input.
-pub fn run(input: impl BufRead, out: Output) {
+///
+/// Lines are read as bytes: one that is not UTF-8 (a Latin-1 path from a GUI) is decoded with
+/// replacement characters, said so with `info string`, and handled; the session goes on.
+pub fn run(mut input: impl BufRead, out: Output) {
     let mut session = Session::new(out);
-    for line in input.lines() {
-        let Ok(line) = line else { break };
-        if !session.handle_line(&line) {
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        match input.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let line = String::from_utf8_lossy(&bytes);
+        if let Cow::Owned(_) = line {
+            session.info("input line is not valid UTF-8; read with replacement characters");
+        }
+        let line = line.trim_end_matches(['\n', '\r']);
+        if !session.handle_line(line) {
             break;
         }
     }
@@ -489,6 +510,56 @@ mod tests {
             "searchmoves respected: {text}"
         );
         assert!(!s.handle_line("quit"));
+        s.shutdown();
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_reported_and_the_session_goes_on() {
+        let buf = Buffer::default();
+        let mut input = b"uci\nsetoption name BookFile value /tmp/caf\xe9.bin\n".to_vec();
+        input.extend_from_slice(b"isready\r\ngo depth 3\n");
+        run(&input[..], Output::new(buf.clone()));
+        let text = buf.text();
+        assert!(
+            text.contains("info string input line is not valid UTF-8"),
+            "{text}"
+        );
+        assert!(
+            text.contains("readyok") && text.contains("bestmove"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_hash_larger_than_memory_is_refused_and_the_table_kept() {
+        let Some(memory_mb) = crate::engine::physical_memory_mb() else {
+            return;
+        };
+        let too_big = memory_mb + 1;
+        if too_big > crate::engine::MAX_HASH_MB {
+            eprintln!("skipped: this machine holds the largest hash table UCI offers");
+            return;
+        }
+        let (mut s, out) = session();
+        s.handle_line(&format!("setoption name Hash value {too_big}"));
+        s.handle_line("isready");
+        let text = out.wait_for("readyok");
+        assert!(text.contains("more than this machine's"), "{text}");
+        assert!(text.contains("keeping 64 MiB"), "{text}");
+        assert_eq!(s.engine.options().hash_mb, 64);
+        s.handle_line("go depth 3");
+        out.wait_for("bestmove");
+        s.shutdown();
+    }
+
+    #[test]
+    fn many_bad_go_tokens_get_one_line() {
+        let (mut s, out) = session();
+        let line = format!("go depth 2{}", " depth".repeat(10_001));
+        s.handle_line(&line);
+        let text = out.wait_for("bestmove");
+        assert_eq!(text.matches("info string").count(), 1, "{text}");
+        assert!(text.contains("(and "), "{text}");
         s.shutdown();
     }
 

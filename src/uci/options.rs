@@ -27,9 +27,15 @@ pub enum PendingChange {
 }
 
 impl PendingChange {
-    pub fn apply(self, engine: &mut Engine) {
+    /// Applies the change; what could not be done comes back as a message for the GUI.
+    pub fn apply(self, engine: &mut Engine) -> Result<(), String> {
         match self {
-            PendingChange::Hash(mb) => engine.set_hash(mb),
+            PendingChange::Hash(mb) => {
+                let kept = engine.options().hash_mb;
+                return engine
+                    .set_hash(mb)
+                    .map_err(|e| format!("Hash {mb}: {e}; keeping {kept} MiB"));
+            }
             PendingChange::Threads(n) => engine.set_threads(n),
             PendingChange::MultiPv(n) => engine.set_multipv(n),
             PendingChange::MoveOverhead(d) => engine.set_move_overhead(d),
@@ -39,6 +45,7 @@ impl PendingChange {
             PendingChange::Evaluation(e) => engine.set_evaluation(e),
             PendingChange::Tablebases(t) => engine.set_tablebases(t),
         }
+        Ok(())
     }
 }
 
