@@ -60,6 +60,14 @@ enum Command {
 fn main() -> ExitCode {
     restore_sigpipe();
     let cli = Cli::parse();
+    // The interface handles its own keys and restores the terminal; every other command gets
+    // the handler that cleans up temporary files.
+    if !matches!(
+        cli.command,
+        None | Some(Command::Play(_) | Command::Analyse(_) | Command::Endgame(_))
+    ) {
+        cli::interrupt::install();
+    }
     let result = match cli.command {
         Some(Command::Perft(args)) => cli::perft::run(args),
         Some(Command::Play(args)) => cli::tui::play(args),

@@ -2,8 +2,8 @@
 //! mainline, then write the entries sorted by key and merged, with weights from results or counts.
 
 use std::collections::{HashMap, HashSet};
-use std::io::{self, Read, Write};
-use std::path::{Path, PathBuf};
+use std::io::{self, Read};
+use std::path::Path;
 
 use super::entry::{Entry, encode_move};
 use super::error::BookError;
@@ -176,7 +176,7 @@ impl Builder {
         for e in &entries {
             bytes.extend_from_slice(&e.to_bytes());
         }
-        write_atomically(path, &bytes).map_err(|source| BookError::Write {
+        crate::game::save_atomic(path, &bytes).map_err(|source| BookError::Write {
             path: path.to_path_buf(),
             source,
         })?;
@@ -200,25 +200,6 @@ fn fit_u16(weight: u32, max: u32) -> u16 {
     } else {
         (u64::from(weight) * u64::from(u16::MAX) / u64::from(max)).max(1) as u16
     }
-}
-
-fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    let mut tmp = PathBuf::from(path);
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    tmp.set_file_name(format!(".{name}.tmp{}", std::process::id()));
-    let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
 }
 
 #[cfg(test)]

@@ -13,6 +13,10 @@ pub enum BookError {
         #[source]
         source: io::Error,
     },
+    #[error("{path} is not a regular file")]
+    NotAFile { path: PathBuf },
+    #[error("{path}: {len} bytes is more than a book can be (at most 2 GiB)")]
+    TooLarge { path: PathBuf, len: u64 },
     #[error("{name}: {len} bytes is not a whole number of 16-byte Polyglot entries (truncated?)")]
     Truncated { name: String, len: usize },
     #[error(

@@ -1,6 +1,7 @@
 //! A validated Polyglot book held in memory, probed by binary search on the position key.
 
 use std::borrow::Cow;
+use std::io::Read;
 use std::path::Path;
 
 use super::entry::{ENTRY_SIZE, Entry, decode_move};
@@ -23,6 +24,9 @@ pub struct Probe {
     pub illegal: Vec<Entry>,
 }
 
+/// The largest book file read: 128 million entries, several times the largest books published.
+pub const MAX_BOOK_BYTES: u64 = 2 << 30;
+
 /// A Polyglot book: a whole number of 16-byte entries sorted by key (checked on opening).
 #[derive(Clone, Debug)]
 pub struct Book {
@@ -33,11 +37,36 @@ pub struct Book {
 static EMBEDDED: &[u8] = include_bytes!("../../books/kibitzer.bin");
 
 impl Book {
+    /// Reads a book file. Only a regular file of at most [`MAX_BOOK_BYTES`] is read: a FIFO
+    /// would block for ever and a device such as /dev/zero would never end.
     pub fn open(path: &Path) -> Result<Book, BookError> {
-        let data = std::fs::read(path).map_err(|source| BookError::Io {
+        let io_error = |source| BookError::Io {
             path: path.to_path_buf(),
             source,
-        })?;
+        };
+        let meta = std::fs::metadata(path).map_err(io_error)?;
+        if !meta.is_file() {
+            return Err(BookError::NotAFile {
+                path: path.to_path_buf(),
+            });
+        }
+        if meta.len() > MAX_BOOK_BYTES {
+            return Err(BookError::TooLarge {
+                path: path.to_path_buf(),
+                len: meta.len(),
+            });
+        }
+        let mut data = Vec::with_capacity(meta.len() as usize);
+        // Never more than the size seen: a file that grows meanwhile cannot grow the memory.
+        std::fs::File::open(path)
+            .and_then(|f| f.take(MAX_BOOK_BYTES + 1).read_to_end(&mut data))
+            .map_err(io_error)?;
+        if data.len() as u64 > MAX_BOOK_BYTES {
+            return Err(BookError::TooLarge {
+                path: path.to_path_buf(),
+                len: data.len() as u64,
+            });
+        }
         Book::from_bytes(Cow::Owned(data), &path.display().to_string())
     }
 

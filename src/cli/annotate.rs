@@ -133,11 +133,7 @@ fn game_json(number: u64, game: &Game, summary: &GameSummary) -> serde_json::Val
 
 pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
     if let Some(out) = &args.out {
-        let same = match (out.canonicalize(), args.input.canonicalize()) {
-            (Ok(a), Ok(b)) => a == b,
-            _ => false,
-        };
-        if same && !args.overwrite {
+        if !args.overwrite && super::same_file(out, &args.input) {
             bail!(
                 "--out {} is the input file; add --overwrite to replace it",
                 out.display()
@@ -212,9 +208,8 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
     );
 
     let stop = AtomicBool::new(false);
-    static INTERRUPTED: AtomicBool = AtomicBool::new(false);
-    // A second Ctrl-C is not caught again: the default action ends the program.
-    let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed));
+    // The first Ctrl-C stops the workers and writes the games done; a second ends at once.
+    super::interrupt::finish_work_on_signal();
 
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<GameSummary>>> = Mutex::new(vec![None; games.len()]);
@@ -252,7 +247,7 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
             while next.load(Ordering::Relaxed) < slots.len() + workers
                 && !stop.load(Ordering::Relaxed)
             {
-                if INTERRUPTED.load(Ordering::Relaxed) {
+                if super::interrupt::interrupted() {
                     stop.store(true, Ordering::Relaxed);
                 }
                 std::thread::sleep(Duration::from_millis(50));

@@ -36,6 +36,10 @@ enum PgnCommand {
         /// Fill in missing ECO and Opening tags from the opening names.
         #[arg(long)]
         eco: bool,
+        /// Allow the output to be the input file (games with errors keep only their moves
+        /// before the error, so the rest of such a game is lost).
+        #[arg(long)]
+        overwrite: bool,
     },
     /// List games fast, one per line, tab-separated: number, byte offset, line, then Event,
     /// Site, Date, Round, White, Black, Result.
@@ -57,7 +61,20 @@ enum PgnCommand {
 pub fn run(args: PgnArgs) -> anyhow::Result<()> {
     match args.command {
         PgnCommand::Check { file, quiet } => check(&file, quiet),
-        PgnCommand::Convert { input, output, eco } => convert(&input, &output, eco),
+        PgnCommand::Convert {
+            input,
+            output,
+            eco,
+            overwrite,
+        } => {
+            if !overwrite && super::same_file(&input, &output) {
+                bail!(
+                    "--output {} is the input file; add --overwrite to replace it",
+                    output.display()
+                );
+            }
+            convert(&input, &output, eco)
+        }
         PgnCommand::Index { file, count } => index_file(&file, count),
         PgnCommand::Show { file, game } => show(&file, game),
     }

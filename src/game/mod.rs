@@ -23,7 +23,7 @@ pub use headers::Headers;
 pub use index::{GameIndex, IndexEntry};
 pub use read::{GameError, GameErrorKind, ParsedGame, PgnReader, parse_all, parse_game};
 pub use record::{Ending, Game, GameResult, Variant};
-pub use save::{AtomicFile, append_game, save_atomic, save_games};
+pub use save::{AtomicFile, append_game, remove_temporaries, save_atomic, save_games, save_target};
 pub use tree::{EditError, GameMove, Node, NodeId, Tree};
 pub use walk::{LineVisitor, MoveNumber, walk_line};
 pub use write::write_game;

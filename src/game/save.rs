@@ -1,11 +1,18 @@
-//! Saving PGN without ever leaving a half-written file: a whole-file save goes to a temporary
-//! file in the same directory, is synced, then renamed over the target; an append either lands
+//! Saving without ever leaving a half-written file: a whole-file save goes to a temporary file
+//! in the same directory, is synced, then renamed over the target; an append either lands
 //! completely or the file is cut back to its old length.
+//!
+//! A save replaces only a regular file or makes a new one: a symlink is followed to the file it
+//! names (as editors do), a FIFO, device, socket or folder is refused, and the file's
+//! permissions are kept. Temporary files are removed when the save fails or is dropped, by
+//! [`remove_temporaries`] when the process is interrupted, and, when a killed process left them
+//! behind, by the next save to the same file.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use super::record::Game;
 use super::write::write_game;
@@ -37,22 +44,160 @@ pub struct AtomicFile {
     file: Option<io::BufWriter<File>>,
 }
 
+/// The temporary files of saves in progress, for [`remove_temporaries`].
+static TEMPORARIES: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn temporaries() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    TEMPORARIES.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Removes the temporary files of every save in progress: for a signal handler, just before
+/// the process ends without finishing them.
+pub fn remove_temporaries() {
+    for tmp in temporaries().drain(..) {
+        let _ = fs::remove_file(tmp);
+    }
+}
+
+fn forget_temporary(tmp: &Path) {
+    temporaries().retain(|t| t != tmp);
+}
+
+/// Where a save to `path` goes, and the permissions to give it: a symlink is followed to the
+/// file it names; a path that exists and is not a regular file is refused.
+pub fn save_target(path: &Path) -> io::Result<(PathBuf, Option<fs::Permissions>)> {
+    let mut target = path.to_owned();
+    for _ in 0..40 {
+        let meta = match fs::symlink_metadata(&target) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok((target, None)),
+            Err(e) => return Err(e),
+        };
+        if meta.file_type().is_symlink() {
+            let link = fs::read_link(&target)?;
+            target = match target.parent() {
+                Some(dir) => dir.join(link),
+                None => link,
+            };
+            continue;
+        }
+        if !meta.is_file() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "{} is {}, not a regular file; refusing to replace it",
+                    path.display(),
+                    describe_file_type(&meta.file_type())
+                ),
+            ));
+        }
+        return Ok((target, Some(meta.permissions())));
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!("{}: too many levels of symbolic links", path.display()),
+    ))
+}
+
+fn describe_file_type(kind: &fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO";
+        } else if kind.is_char_device() {
+            return "a character device";
+        } else if kind.is_block_device() {
+            return "a block device";
+        } else if kind.is_socket() {
+            return "a socket";
+        }
+    }
+    if kind.is_dir() {
+        "a folder"
+    } else {
+        "a special file"
+    }
+}
+
+/// Removes `.NAME.tmp-PID-N` files beside `target` whose process is gone (killed before it
+/// could clean up), so they never pile up.
+fn remove_stale_temporaries(target: &Path, name: &str) {
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let prefix = format!(".{name}.tmp-");
+    for entry in entries.flatten() {
+        let file_name = entry.file_name();
+        let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
+            continue;
+        };
+        let Some(pid) = rest
+            .split_once('-')
+            .and_then(|(pid, _)| pid.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        if pid != std::process::id() && !process_alive(pid) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+#[cfg(unix)]
+fn process_alive(pid: u32) -> bool {
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return true;
+    };
+    // SAFETY: signal 0 only checks that the process exists; nothing is sent.
+    let alive = unsafe { libc::kill(pid, 0) } == 0;
+    alive || io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+#[cfg(not(unix))]
+fn process_alive(_: u32) -> bool {
+    true
+}
+
 impl AtomicFile {
+    /// Starts a save to `target` (see [`save_target`] for what it replaces).
     pub fn create(target: &Path) -> io::Result<AtomicFile> {
+        let (target, permissions) = save_target(target)?;
         let name = target
             .file_name()
-            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file path"))?;
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "not a file path"))?
+            .to_string_lossy()
+            .into_owned();
+        remove_stale_temporaries(&target, &name);
         // Unique per write, so saves running at once never share (and steal) a temporary file.
         static SERIAL: AtomicU64 = AtomicU64::new(0);
         let tmp = target.with_file_name(format!(
-            ".{}.tmp-{}-{}",
-            name.to_string_lossy(),
+            ".{name}.tmp-{}-{}",
             std::process::id(),
             SERIAL.fetch_add(1, Ordering::Relaxed)
         ));
-        let file = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        // Listed before it exists, so a signal at any moment finds it.
+        temporaries().push(tmp.clone());
+        let file = match OpenOptions::new().write(true).create_new(true).open(&tmp) {
+            Ok(file) => file,
+            Err(e) => {
+                forget_temporary(&tmp);
+                return Err(e);
+            }
+        };
+        if let Some(permissions) = permissions
+            && let Err(e) = file.set_permissions(permissions)
+        {
+            let _ = fs::remove_file(&tmp);
+            forget_temporary(&tmp);
+            return Err(e);
+        }
         Ok(AtomicFile {
-            target: target.to_owned(),
+            target,
             tmp,
             file: Some(io::BufWriter::with_capacity(1 << 16, file)),
         })
@@ -67,16 +212,18 @@ impl AtomicFile {
             Ok(file) => file,
             Err(e) => {
                 let _ = fs::remove_file(&self.tmp);
+                forget_temporary(&self.tmp);
                 return Err(e.into_error());
             }
         };
-        if let Err(e) = file
+        let renamed = file
             .sync_all()
-            .and_then(|()| fs::rename(&self.tmp, &self.target))
-        {
+            .and_then(|()| fs::rename(&self.tmp, &self.target));
+        if renamed.is_err() {
             let _ = fs::remove_file(&self.tmp);
-            return Err(e);
         }
+        forget_temporary(&self.tmp);
+        renamed?;
         let dir = match self.target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
@@ -109,6 +256,7 @@ impl Drop for AtomicFile {
     fn drop(&mut self) {
         if self.file.take().is_some() {
             let _ = fs::remove_file(&self.tmp);
+            forget_temporary(&self.tmp);
         }
     }
 }
@@ -116,11 +264,12 @@ impl Drop for AtomicFile {
 /// Appends one game to `path` (created if missing), separated from what is there by a blank
 /// line. On failure the file is truncated back to its previous length.
 pub fn append_game(path: &Path, game: &Game) -> io::Result<()> {
+    let (path, _) = save_target(path)?;
     let mut file = OpenOptions::new()
         .read(true)
         .append(true)
         .create(true)
-        .open(path)?;
+        .open(&path)?;
     let old_len = file.metadata()?.len();
     let mut text = String::new();
     if old_len > 0 {
@@ -152,6 +301,72 @@ pub fn append_game(path: &Path, game: &Game) -> io::Result<()> {
 mod tests {
     use super::*;
     use crate::game::read::parse_all;
+
+    fn temporaries_in(dir: &Path) -> Vec<String> {
+        fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".tmp-"))
+            .collect()
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn only_regular_files_are_replaced_and_links_are_followed() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if made.is_ok_and(|s| s.success()) {
+            let e = save_atomic(&fifo, b"x").unwrap_err();
+            assert!(e.to_string().contains("a FIFO, not a regular file"), "{e}");
+        }
+        let e = save_atomic(Path::new("/dev/null"), b"x").unwrap_err();
+        assert!(e.to_string().contains("character device"), "{e}");
+        let e = save_atomic(dir.path(), b"x").unwrap_err();
+        assert!(e.to_string().contains("a folder"), "{e}");
+        assert!(
+            fs::metadata("/dev/null").is_ok(),
+            "/dev/null is still there"
+        );
+
+        let target = dir.path().join("games.pgn");
+        fs::write(&target, "old").unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o640)).unwrap();
+        let link = dir.path().join("link.pgn");
+        std::os::unix::fs::symlink("games.pgn", &link).unwrap();
+        save_atomic(&link, b"new").unwrap();
+        assert!(
+            fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new");
+        let mode = fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o640);
+        assert!(temporaries_in(dir.path()).is_empty());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn temporaries_of_dead_processes_are_removed_and_live_ones_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.pgn");
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let stale = dir.path().join(format!(".out.pgn.tmp-{dead}-0"));
+        let live = dir.path().join(".out.pgn.tmp-1-0");
+        let other = dir.path().join(format!(".other.pgn.tmp-{dead}-0"));
+        for f in [&stale, &live, &other] {
+            fs::write(f, "partial").unwrap();
+        }
+        save_atomic(&target, b"done").unwrap();
+        assert!(!stale.exists(), "a dead process's temporary is removed");
+        assert!(live.exists(), "a running process's temporary is kept");
+        assert!(other.exists(), "another file's temporaries are left alone");
+    }
 
     #[test]
     fn save_and_append_keep_every_game() {

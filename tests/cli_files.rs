@@ -1,0 +1,132 @@
+//! What the headless commands do with the files they are given: outputs that are not regular
+//! files, the input as its own output, books that are not files, and signals during a write.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn kibitzer(args: &[&str], dir: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+const GAME: &str = "[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n";
+
+#[cfg(unix)]
+#[test]
+fn outputs_that_are_not_regular_files_or_the_input_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("in.pgn"), GAME).unwrap();
+    let out = kibitzer(&["pgn", "convert", "in.pgn", "-o", "/dev/null"], dir.path());
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("character device"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(fs::metadata("/dev/null").is_ok());
+
+    let made = Command::new("mkfifo").arg(dir.path().join("fifo")).status();
+    if made.is_ok_and(|s| s.success()) {
+        for args in [
+            &["pgn", "convert", "in.pgn", "-o", "fifo"][..],
+            &["book", "build", "in.pgn", "-o", "fifo"],
+        ] {
+            let out = kibitzer(args, dir.path());
+            assert!(!out.status.success(), "{args:?}");
+            assert!(stderr(&out).contains("FIFO"), "{args:?}: {}", stderr(&out));
+        }
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        let out = kibitzer(&["book", "probe", "--book", "fifo", start], dir.path());
+        assert!(
+            stderr(&out).contains("not a regular file"),
+            "{}",
+            stderr(&out)
+        );
+    }
+
+    std::os::unix::fs::symlink("in.pgn", dir.path().join("link.pgn")).unwrap();
+    for output in ["in.pgn", "link.pgn"] {
+        let out = kibitzer(&["pgn", "convert", "in.pgn", "-o", output], dir.path());
+        assert!(stderr(&out).contains("add --overwrite"), "{}", stderr(&out));
+    }
+    assert_eq!(fs::read_to_string(dir.path().join("in.pgn")).unwrap(), GAME);
+    let out = kibitzer(
+        &["pgn", "convert", "in.pgn", "-o", "link.pgn", "--overwrite"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        fs::symlink_metadata(dir.path().join("link.pgn"))
+            .unwrap()
+            .is_symlink()
+    );
+}
+
+#[test]
+fn a_book_that_never_ends_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    let out = kibitzer(&["book", "probe", "--book", "/dev/zero", start], dir.path());
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("not a regular file"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// A conversion stopped by SIGINT, SIGTERM or SIGHUP leaves no temporary file; one killed
+/// outright leaves one, which the next save to the same file removes.
+#[cfg(unix)]
+#[test]
+fn signals_during_a_conversion_leave_no_temporary_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = dir.path().join("big.pgn");
+    fs::write(&big, GAME.repeat(200_000)).unwrap();
+    let temporaries = || -> Vec<String> {
+        fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains(".tmp-"))
+            .collect()
+    };
+    for signal in ["INT", "TERM", "HUP", "KILL"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+            .args(["pgn", "convert", "big.pgn", "-o", "out.pgn"])
+            .current_dir(dir.path())
+            .spawn()
+            .unwrap();
+        let start = Instant::now();
+        while temporaries().is_empty() && start.elapsed() < Duration::from_secs(20) {
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        let sent = Command::new("kill")
+            .args([&format!("-{signal}"), &child.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = child.wait().unwrap();
+        if signal == "KILL" {
+            assert_eq!(temporaries().len(), 1, "SIGKILL cannot be caught");
+        } else {
+            assert_eq!(status.code(), Some(130), "{signal}");
+            assert!(temporaries().is_empty(), "{signal}: {:?}", temporaries());
+        }
+    }
+    fs::write(dir.path().join("small.pgn"), GAME).unwrap();
+    let out = kibitzer(
+        &["pgn", "convert", "small.pgn", "-o", "out.pgn"],
+        dir.path(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(temporaries().is_empty(), "{:?}", temporaries());
+}
