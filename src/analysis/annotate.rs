@@ -302,7 +302,7 @@ fn set_eval(node: &mut game::Node, eval: Option<Eval>, notes: &[String]) {
     }
     let comment = node.comment_after.get_or_insert_with(Comment::default);
     if let Some(eval) = eval {
-        comment.commands.retain(|c| !matches!(c, Command::Eval(_)));
+        comment.commands.retain(|c| c.name() != "eval");
         comment.commands.push(Command::Eval(eval));
     }
     for note in notes {

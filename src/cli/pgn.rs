@@ -88,20 +88,20 @@ fn check(path: &Path, quiet: bool) -> anyhow::Result<()> {
     let start = Instant::now();
     let out = io::stdout();
     let mut out = BufWriter::new(out.lock());
-    let (mut games, mut bad, mut moves) = (0u64, 0u64, 0u64);
+    let (mut games, mut bad, mut moves, mut warnings) = (0u64, 0u64, 0u64, 0u64);
     let mut io_result = Ok(());
     let scan = open(path)?.for_each_raw(|raw| {
         let parsed = parse_game(raw);
         games += 1;
         moves += parsed.game.tree.move_count() as u64;
-        if !parsed.errors.is_empty() {
-            bad += 1;
-            if !quiet {
-                for e in &parsed.errors {
-                    if let Err(err) = writeln!(out, "{}: {e}", path.display()) {
-                        io_result = Err(err);
-                        return ControlFlow::Break(());
-                    }
+        bad += u64::from(!parsed.errors.is_empty());
+        warnings += parsed.warnings.len() as u64;
+        if !quiet {
+            let errors = parsed.errors.iter().map(|e| ("", e));
+            for (label, e) in errors.chain(parsed.warnings.iter().map(|w| ("warning: ", w))) {
+                if let Err(err) = writeln!(out, "{}: {label}{e}", path.display()) {
+                    io_result = Err(err);
+                    return ControlFlow::Break(());
                 }
             }
         }
@@ -112,7 +112,7 @@ fn check(path: &Path, quiet: bool) -> anyhow::Result<()> {
     let secs = start.elapsed().as_secs_f64();
     writeln!(
         out,
-        "{}: {games} games, {moves} moves, {bad} with errors ({secs:.2} s)",
+        "{}: {games} games, {moves} moves, {bad} with errors, {warnings} warnings ({secs:.2} s)",
         path.display()
     )?;
     out.flush()?;
@@ -136,6 +136,9 @@ fn convert(input: &Path, output: &Path, eco: bool) -> anyhow::Result<()> {
             }
             for e in &parsed.errors {
                 eprintln!("{}: {e}", input.display());
+            }
+            for w in &parsed.warnings {
+                eprintln!("{}: warning: {w}", input.display());
             }
             bad += u64::from(!parsed.errors.is_empty());
             text.clear();
@@ -228,6 +231,9 @@ fn show(path: &Path, number: u64) -> anyhow::Result<()> {
     }
     for e in &parsed.errors {
         println!("; error: {e}");
+    }
+    for w in &parsed.warnings {
+        println!("; warning: {w}");
     }
     if !parsed.errors.is_empty() {
         bail!("game {number} has errors");

@@ -160,16 +160,20 @@ impl Comment {
         self.commands.extend(other.commands);
     }
 
+    /// The `%clk` value, also of one kept verbatim (`0:05:00.50`).
     pub fn clock(&self) -> Option<Duration> {
         self.commands.iter().find_map(|c| match c {
             Command::Clock(d) => Some(*d),
+            Command::Other { name, args } if name == "clk" => parse_duration(args),
             _ => None,
         })
     }
 
+    /// The `%eval` value, also of one kept verbatim (`0.125`, rounded to centipawns).
     pub fn eval(&self) -> Option<Eval> {
         self.commands.iter().find_map(|c| match c {
             Command::Eval(e) => Some(*e),
+            Command::Other { name, args } if name == "eval" => parse_eval(args),
             _ => None,
         })
     }
@@ -209,7 +213,21 @@ fn normalize_space(s: &str) -> String {
 }
 
 impl Command {
-    /// Parses the inside of `[%...]`, without the `[%` and `]`.
+    /// The command's name as written after `%` (`clk`, `eval`, ...).
+    pub fn name(&self) -> &str {
+        match self {
+            Command::Clock(_) => "clk",
+            Command::ElapsedMove(_) => "emt",
+            Command::Eval(_) => "eval",
+            Command::Squares(_) => "csl",
+            Command::Arrows(_) => "cal",
+            Command::Other { name, .. } => name,
+        }
+    }
+
+    /// Parses the inside of `[%...]`, without the `[%` and `]`. A known command is read into
+    /// its value only where writing that value back gives the same text; otherwise (`[%eval
+    /// 0.125]`, `[%clk 65:00]`) it is kept verbatim, so a file is written back as it was read.
     pub fn parse(inner: &str) -> Command {
         let inner = normalize_space(inner);
         let (name, args) = inner.split_once(' ').unwrap_or((&inner, ""));
@@ -239,6 +257,7 @@ impl Command {
             .map(Command::Arrows),
             _ => None,
         };
+        let parsed = parsed.filter(|c| c.to_string() == format!("[%{inner}]"));
         parsed.unwrap_or_else(|| Command::Other {
             name: name.to_owned(),
             args: args.to_owned(),
@@ -397,5 +416,23 @@ mod tests {
             matches!(&bad.commands[0], Command::Other { name, args } if name == "csl" && args == "Xz9")
         );
         assert!(matches!(&bad.commands[1], Command::Other { name, .. } if name == "clk"));
+    }
+
+    #[test]
+    fn values_that_would_be_written_otherwise_are_kept_verbatim() {
+        let text = "[%eval 0.125] [%eval +0.3,20] [%clk 0:05:00.50] [%clk 65:00] [%eval 0.35]";
+        let c = Comment::parse(text);
+        assert_eq!(c.to_string(), text);
+        assert!(
+            matches!(&c.commands[0], Command::Other { name, args } if name == "eval" && args == "0.125")
+        );
+        assert!(matches!(c.commands[4], Command::Eval(_)));
+        // Still read as values where the program needs them.
+        assert_eq!(c.eval().map(|e| e.score), Some(Score::Centipawns(13)));
+        assert_eq!(
+            Comment::parse("[%clk 0:05:00.50]").clock(),
+            Some(Duration::from_millis(300_500))
+        );
+        assert_eq!(c.commands[3].name(), "clk");
     }
 }

@@ -53,10 +53,28 @@ pub enum GameErrorKind {
     InvalidCharacter(u8),
     #[error("{0}")]
     Syntax(String),
+    /// Moves or other text after the game's result, which would otherwise be lost.
+    #[error("text after the result {result}: {text}")]
+    TextAfterResult { result: String, text: String },
+    #[error("tag {name} repeated: \"{ignored}\" ignored, \"{kept}\" kept")]
+    RepeatedTag {
+        name: String,
+        kept: String,
+        ignored: String,
+    },
+    #[error("Result tag \"{tag}\" but the movetext ends with {movetext}")]
+    ResultDisagrees { tag: String, movetext: String },
+    #[error("no Result tag; the movetext's {0} is used")]
+    MissingResultTag(String),
+    #[error("a tag section with no movetext (no moves and no result)")]
+    NoMovetext,
+    #[error("the movetext does not end with a result (1-0, 0-1, 1/2-1/2 or *)")]
+    NoResult,
 }
 
 /// A game as read, with every problem found in it. After a move error the tree holds the
-/// moves before it.
+/// moves before it. Warnings lose nothing (a repeated tag, a Result tag that disagrees with
+/// the movetext, no movetext): the game reads whole, but the file says something odd.
 #[derive(Clone, Debug)]
 pub struct ParsedGame {
     pub game: Game,
@@ -64,6 +82,7 @@ pub struct ParsedGame {
     pub offset: u64,
     pub line: u64,
     pub errors: Vec<GameError>,
+    pub warnings: Vec<GameError>,
 }
 
 impl ParsedGame {
@@ -82,29 +101,54 @@ pub fn parse_game(raw: &RawGame<'_>) -> ParsedGame {
     };
     let mut errors = Vec::new();
     let mut tags = Vec::new();
-    for bad in scan_tags(raw.tag_section(), raw.line, encoding, |name, value| {
-        // Control characters cannot be written back inside a tag; they are read as spaces.
-        let value = encoding.decode(&value).replace(char::is_control, " ");
-        tags.push((encoding.decode(name).into_owned(), value))
-    }) {
+    let mut tag_lines = Vec::new();
+    for bad in scan_tags(
+        raw.tag_section(),
+        raw.line,
+        encoding,
+        |name, value, line| {
+            // Control characters cannot be written back inside a tag; they are read as spaces.
+            let value = encoding.decode(&value).replace(char::is_control, " ");
+            tags.push((encoding.decode(name).into_owned(), value));
+            tag_lines.push(line);
+        },
+    ) {
         errors.push(error(
             bad.line,
             GameErrorKind::MalformedTag(printable(&bad.text)),
         ));
     }
-    let headers = Headers::from_tags(tags);
+    let has_result_tag = tags.iter().any(|(name, _)| name == "Result");
+    let repeated = repeated_tags(&tags, &tag_lines);
+    let mut headers = Headers::from_tags(tags);
+    let mut warnings: Vec<GameError> = repeated
+        .into_iter()
+        .map(|(line, name, ignored)| {
+            let kept = headers.get(&name).unwrap_or_default().to_owned();
+            error(
+                line,
+                GameErrorKind::RepeatedTag {
+                    name,
+                    kept,
+                    ignored,
+                },
+            )
+        })
+        .collect();
     let tag_result = headers.get("Result").and_then(|r| r.parse().ok());
-    let parsed = |tree, result: Option<GameResult>, errors| ParsedGame {
-        game: Game {
-            headers: headers.clone(),
-            tree,
-            result: result.or(tag_result).unwrap_or_default(),
-        },
-        number: raw.number,
-        offset: raw.offset,
-        line: raw.line,
-        errors,
-    };
+    let parsed =
+        |headers: Headers, tree, result: Option<GameResult>, errors, warnings| ParsedGame {
+            game: Game {
+                headers,
+                tree,
+                result: result.or(tag_result).unwrap_or_default(),
+            },
+            number: raw.number,
+            offset: raw.offset,
+            line: raw.line,
+            errors,
+            warnings,
+        };
 
     let start = Variant::from_tag(headers.get("Variant"))
         .map_err(|name| error(raw.line, GameErrorKind::UnsupportedVariant(name)))
@@ -124,7 +168,8 @@ pub fn parse_game(raw: &RawGame<'_>) -> ParsedGame {
         Ok(start) => start,
         Err(e) => {
             errors.push(e);
-            return parsed(Tree::new(crate::chess::Position::startpos()), None, errors);
+            let tree = Tree::new(crate::chess::Position::startpos());
+            return parsed(headers, tree, None, errors, warnings);
         }
     };
 
@@ -139,7 +184,59 @@ pub fn parse_game(raw: &RawGame<'_>) -> ParsedGame {
         let line = raw.movetext_line + count_lines(movetext.trim_ascii_end());
         errors.push(error(line, GameErrorKind::UnclosedVariation));
     }
-    parsed(builder.tree, builder.result, errors)
+    match builder.result {
+        Some((result, at)) => {
+            let movetext_result = result.as_str().to_owned();
+            if !has_result_tag {
+                // The roster's placeholder would contradict the movetext: fill it in.
+                headers.set("Result", &movetext_result);
+                let kind = GameErrorKind::MissingResultTag(movetext_result);
+                warnings.push(error(line_of(at), kind));
+            } else if tag_result != Some(result) {
+                let tag = headers.get("Result").unwrap_or_default().to_owned();
+                let kind = GameErrorKind::ResultDisagrees {
+                    tag,
+                    movetext: movetext_result,
+                };
+                warnings.push(error(line_of(at), kind));
+            }
+        }
+        None if builder.fatal => {}
+        None if movetext.trim_ascii().is_empty() => {
+            warnings.push(error(raw.line, GameErrorKind::NoMovetext));
+        }
+        None => {
+            let line = raw.movetext_line + count_lines(movetext.trim_ascii_end());
+            warnings.push(error(line, GameErrorKind::NoResult));
+        }
+    }
+    let result = builder.result.map(|(result, _)| result);
+    parsed(headers, builder.tree, result, errors, warnings)
+}
+
+/// The tags read more than once, as (line, name, the value not kept): the Seven Tag Roster
+/// keeps its first value that is not the placeholder, other tags their first.
+fn repeated_tags(tags: &[(String, String)], lines: &[u64]) -> Vec<(u64, String, String)> {
+    let mut repeated = Vec::new();
+    for (i, (name, _)) in tags.iter().enumerate() {
+        let all: Vec<usize> = (0..tags.len()).filter(|&j| tags[j].0 == *name).collect();
+        if all.len() < 2 || all[0] != i {
+            continue;
+        }
+        let placeholder = super::headers::SEVEN_TAG_ROSTER
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|&(_, v)| v);
+        let kept = all
+            .iter()
+            .copied()
+            .find(|&j| placeholder.is_none_or(|p| tags[j].1 != p))
+            .unwrap_or(all[0]);
+        for &j in all.iter().filter(|&&j| j != kept) {
+            repeated.push((lines[j], name.clone(), tags[j].1.clone()));
+        }
+    }
+    repeated
 }
 
 /// `text` with its control characters escaped (`\u{0}`), for a message.
@@ -179,7 +276,8 @@ struct Builder {
     /// No move yet in the current line (game start or just after `(`).
     fresh: bool,
     pending_before: Option<Comment>,
-    result: Option<GameResult>,
+    /// The game's result and its offset in the movetext.
+    result: Option<(GameResult, usize)>,
     /// Problems with the movetext offset where each arose.
     failures: Vec<(GameErrorKind, usize)>,
     /// An error outside any variation ends the game.
@@ -226,7 +324,8 @@ impl Builder {
                 Token::Open => self.begin_variation(at),
                 Token::Close => self.end_variation(at),
                 Token::Result(result) if self.stack.is_empty() => {
-                    self.result = Some(result);
+                    self.result = Some((result, at));
+                    self.after_result(result, &movetext[at..]);
                     ControlFlow::Break(())
                 }
                 Token::Result(_) => ControlFlow::Continue(()),
@@ -238,6 +337,34 @@ impl Builder {
         }
         if let Some(leftover) = self.pending_before.take() {
             self.add_comment(leftover);
+        }
+    }
+
+    /// What follows the result in the same game: comments are kept (after the last move), and
+    /// anything else is an error, as it would be lost.
+    fn after_result(&mut self, result: GameResult, rest: &[u8]) {
+        let mut tokens = Tokens::new(rest);
+        tokens.next();
+        for (at, token) in tokens {
+            match token {
+                Token::Comment(text) => self.comment(text),
+                _ => {
+                    // From the end of the result's word, move numbers included.
+                    let after = rest
+                        .iter()
+                        .position(|b| b.is_ascii_whitespace() || b"{(;".contains(b))
+                        .unwrap_or(rest.len());
+                    let text = snippet(&self.encoding.decode(&rest[after..]));
+                    let kind = GameErrorKind::TextAfterResult {
+                        result: result.as_str().to_owned(),
+                        text,
+                    };
+                    // `at` is relative to `rest`, which starts at the result's offset.
+                    let result_at = self.result.map_or(0, |(_, r)| r);
+                    self.failures.push((kind, result_at + at));
+                    return;
+                }
+            }
         }
     }
 

@@ -131,3 +131,84 @@ fn a_variation_needs_a_move_before_it() {
     assert_eq!(moves, "1. e4 e5 *");
     assert_eq!(errors.len(), 1);
 }
+
+fn warnings(text: &str) -> Vec<Vec<String>> {
+    parse_all(text)
+        .iter()
+        .map(|g| {
+            g.warnings
+                .iter()
+                .map(|w| format!("{}: {}", w.line, w.kind))
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn each_tag_section_is_a_game_even_without_movetext() {
+    let text = "[Round \"1\"]\n[White \"A\"]\n\n[Round \"2\"]\n[White \"B\"]\n\n\
+                [Round \"3\"]\n[White \"C\"]\n[Result \"0-1\"]\n\n1. e4 e5 0-1\n";
+    let games = parse_all(text);
+    assert_eq!(games.len(), 3);
+    let whites: Vec<_> = games.iter().map(|g| g.game.headers.get("White")).collect();
+    assert_eq!(whites, [Some("A"), Some("B"), Some("C")]);
+    assert_eq!(games[2].game.tree.move_count(), 2);
+    let w = warnings(text);
+    assert_eq!(
+        w[0],
+        ["1: a tag section with no movetext (no moves and no result)"]
+    );
+    assert_eq!(
+        w[1],
+        ["4: a tag section with no movetext (no moves and no result)"]
+    );
+    assert!(w[2].is_empty());
+}
+
+#[test]
+fn text_after_the_result_is_an_error_and_comments_after_it_are_kept() {
+    let (moves, errors) = read("1. e4 e5 1-0 2. Nf3 *\n");
+    assert_eq!(moves, "1. e4 e5 1-0");
+    assert_eq!(errors, ["1: text after the result 1-0: 2. Nf3 *"]);
+    let (moves, errors) = read("1. e4 e5\n1-0 {White won on time}\n");
+    assert_eq!(moves, "1. e4 e5 {White won on time} 1-0");
+    assert!(errors.is_empty(), "{errors:?}");
+    // `1/2` alone is not a result: an error where it stands, not a silent end.
+    let (_, errors) = read("1. e4 e5 1/2 2. Nf3 *\n");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+}
+
+#[test]
+fn repeated_tags_and_results_that_disagree_are_warned_about() {
+    let text = "[White \"A\"]\n[White \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 0-1\n";
+    let games = parse_all(text);
+    assert_eq!(games[0].game.headers.get("White"), Some("A"));
+    assert_eq!(games[0].game.headers.get("Result"), Some("1-0"));
+    assert_eq!(games[0].game.result.as_str(), "0-1");
+    assert!(games[0].is_ok());
+    assert_eq!(
+        warnings(text)[0],
+        [
+            "2: tag White repeated: \"B\" ignored, \"A\" kept",
+            "5: Result tag \"1-0\" but the movetext ends with 0-1",
+        ]
+    );
+    // Written back as read: the tag and the movetext each keep what they said.
+    let pgn = games[0].game.to_pgn();
+    assert!(
+        pgn.contains("[Result \"1-0\"]") && pgn.ends_with("1. e4 e5 0-1\n"),
+        "{pgn}"
+    );
+
+    let text = "[White \"A\"]\n\n1. e4 e5 1/2-1/2\n";
+    let games = parse_all(text);
+    assert_eq!(games[0].game.headers.get("Result"), Some("1/2-1/2"));
+    assert_eq!(
+        warnings(text)[0],
+        ["3: no Result tag; the movetext's 1/2-1/2 is used"]
+    );
+    assert_eq!(
+        warnings("[Result \"*\"]\n\n1. e4 e5\n")[0],
+        ["3: the movetext does not end with a result (1-0, 0-1, 1/2-1/2 or *)"]
+    );
+}

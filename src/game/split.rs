@@ -60,6 +60,8 @@ pub struct Splitter<R> {
     line: u64,
     number: u64,
     bom_checked: bool,
+    /// `buf[..cr_checked]` has had its lone carriage returns turned into line feeds.
+    cr_checked: usize,
 }
 
 impl<R: Read> Splitter<R> {
@@ -74,6 +76,7 @@ impl<R: Read> Splitter<R> {
             line: 1,
             number: 0,
             bom_checked: false,
+            cr_checked: 0,
         }
     }
 
@@ -100,6 +103,7 @@ impl<R: Read> Splitter<R> {
             self.end -= shift;
             self.start = 0;
             self.base += shift as u64;
+            self.cr_checked -= shift;
         }
         let chunk = self.buf.len().clamp(FIRST_CHUNK, READ_CHUNK);
         if self.buf.len() - self.end < chunk {
@@ -125,7 +129,29 @@ impl<R: Read> Splitter<R> {
                 Err(e) => return Err(e),
             }
         }
+        self.end_lone_carriage_returns();
         Ok(Some(shift))
+    }
+
+    /// Old Mac files end their lines with a carriage return alone: each lone one becomes a
+    /// line feed in the buffer (same length, so offsets hold), and every later step reads
+    /// such a file like any other. A carriage return last in the buffer waits for the next
+    /// byte, which may be its line feed.
+    fn end_lone_carriage_returns(&mut self) {
+        let limit = if self.eof {
+            self.end
+        } else {
+            self.end.saturating_sub(1)
+        };
+        let mut from = self.cr_checked.min(limit);
+        while let Some(i) = memchr::memchr(b'\r', &self.buf[from..limit]) {
+            let i = from + i;
+            if i + 1 >= self.end || self.buf[i + 1] != b'\n' {
+                self.buf[i] = b'\n';
+            }
+            from = i + 1;
+        }
+        self.cr_checked = self.cr_checked.max(limit);
     }
 
     /// The next game, or `None` at the end of input.
@@ -144,6 +170,10 @@ impl<R: Read> Splitter<R> {
         // Start of the game (first non-blank line), and of its movetext.
         let mut begin: Option<(usize, u64)> = None;
         let mut movetext: Option<(usize, u64)> = None;
+        // A blank line after tags, then a tag this section already has: another game (this one
+        // has no movetext), as in pairing lists. Other tags after the blank line still belong
+        // here (ChessBase writes a blank line after the Event tag).
+        let (mut seen_tag, mut tags_ended) = (false, false);
         let game_end: usize;
         loop {
             let eol = match memchr::memchr(b'\n', &self.buf[pos..self.end]) {
@@ -164,19 +194,34 @@ impl<R: Read> Splitter<R> {
             };
             let text = &self.buf[pos..eol];
             let text = text.strip_suffix(b"\r").unwrap_or(text);
+            // Files joined with `cat` carry a byte-order mark at the start of each: the game
+            // begins after it.
+            let (text, bom) = match text.strip_prefix(b"\xef\xbb\xbf") {
+                Some(rest) => (rest, 3),
+                None => (text, 0),
+            };
             let blank = text.iter().all(|b| b.is_ascii_whitespace());
             match state {
                 State::Tags => {
+                    if tags_ended
+                        && let Some((begin, _)) = begin
+                        && tag_name(text).is_some_and(|name| has_tag(&self.buf[begin..pos], name))
+                    {
+                        game_end = pos;
+                        break;
+                    }
+                    tags_ended |= blank && seen_tag;
+                    seen_tag |= text.starts_with(b"[");
                     if !blank && begin.is_none() {
-                        begin = Some((pos, line));
+                        begin = Some((pos + bom, line));
                     }
                     if !blank && !text.starts_with(b"[") && !text.starts_with(b"%") {
-                        movetext = Some((pos, line));
+                        movetext = Some((pos + bom, line));
                         state = movetext_line(text, false);
                     } else if let Some(at) =
                         movetext_after_tags(text).filter(|_| text.starts_with(b"["))
                     {
-                        movetext = Some((pos + at, line));
+                        movetext = Some((pos + bom + at, line));
                         state = movetext_line(&text[at..], false);
                     }
                 }
@@ -220,6 +265,24 @@ impl<R: Read> Splitter<R> {
             movetext_line,
         }))
     }
+}
+
+/// The name of the tag a line starts with (`[White "A"]`: `White`).
+fn tag_name(line: &[u8]) -> Option<&[u8]> {
+    let body = line.strip_prefix(b"[")?;
+    let end = body
+        .iter()
+        .position(|b| b.is_ascii_whitespace() || matches!(b, b'"' | b']'))
+        .unwrap_or(body.len());
+    (end > 0).then(|| &body[..end])
+}
+
+/// Whether a tag section has a tag of this name (only asked after a blank line in tags).
+fn has_tag(section: &[u8], name: &[u8]) -> bool {
+    section.split(|&b| b == b'\n').any(|line| {
+        let line = line.strip_prefix(b"\xef\xbb\xbf").unwrap_or(line);
+        tag_name(line.trim_ascii_start()) == Some(name)
+    })
 }
 
 /// Where the movetext starts on a tag line that goes on after its tags
@@ -320,12 +383,47 @@ mod tests {
         let text = b"\xef\xbb\xbf[Event \"a\"]\r\n\r\n[Site \"b\"]\r\n\r\n1. e4 { [Event \n not a tag } e5 1-0\r\n\r\n\r\n[Event \"c\"]\n\n1. d4 *\n";
         let games = split(text);
         assert_eq!(games.len(), 2);
+        // A blank line inside a tag section, and then no tag that the section already has:
+        // still one game.
         assert_eq!((games[0].0, games[0].1), (3, 1));
         assert!(games[0].3.starts_with("1. e4"));
         assert!(games[0].3.contains("not a tag"));
         assert_eq!(games[1].1, 9);
         assert_eq!(&text[games[1].0 as usize..][..6], b"[Event");
         assert_eq!(games[1].3, "1. d4 *\n");
+    }
+
+    #[test]
+    fn a_tag_section_without_movetext_is_a_game_of_its_own() {
+        let text = b"[Event \"a\"]\n[White \"A\"]\n\n[Event \"a\"]\n[White \"B\"]\n\n1. e4 *\n";
+        let games = split(text);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].2, "[Event \"a\"]\n[White \"A\"]\n\n");
+        assert_eq!(games[0].3, "");
+        assert_eq!((games[1].1, games[1].3.as_str()), (4, "1. e4 *\n"));
+    }
+
+    #[test]
+    fn carriage_returns_alone_end_lines_and_byte_order_marks_start_games() {
+        let text = b"[Event \"a\"]\r\r1. e4 *\r\r[Event \"b\"]\r\r1. d4 *\r";
+        let games = split(text);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[1].1, 5);
+        assert_eq!(games[1].2, "[Event \"b\"]\n\n");
+        // CRLF split across two reads stays one line end.
+        let crlf = b"[Event \"a\"]\r\n\r\n1. e4 *\r\n";
+        let mut s = Splitter::new(Trickle(crlf, 12));
+        let g = s.next_game().unwrap().unwrap();
+        assert_eq!(g.movetext_line, 3);
+        assert_eq!(g.movetext_bytes(), b"1. e4 *\r\n");
+
+        let mut joined = b"\xef\xbb\xbf[Event \"a\"]\n\n1. e4 *\n".to_vec();
+        joined.extend_from_slice(b"\xef\xbb\xbf[Event \"b\"]\n\n1. d4 *\n");
+        let games = split(&joined);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].3, "1. e4 *\n");
+        assert_eq!(games[1].2, "[Event \"b\"]\n\n");
+        assert_eq!(joined[games[1].0 as usize], b'[');
     }
 
     #[test]
@@ -339,23 +437,25 @@ mod tests {
         assert!(split(b"\n \r\n").is_empty());
     }
 
+    /// A reader that returns a few bytes at a time, to exercise every refill path.
+    struct Trickle<'a>(&'a [u8], usize);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = buf.len().min(self.1).min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
     #[test]
     fn small_reads_and_big_games() {
-        // A reader that returns 7 bytes at a time exercises every refill path.
-        struct Trickle<'a>(&'a [u8]);
-        impl Read for Trickle<'_> {
-            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-                let n = buf.len().min(7).min(self.0.len());
-                buf[..n].copy_from_slice(&self.0[..n]);
-                self.0 = &self.0[n..];
-                Ok(n)
-            }
-        }
         let mut text = Vec::new();
         for i in 0..50 {
             text.extend_from_slice(format!("[Event \"{i}\"]\n\n1. e4 e5 *\n\n").as_bytes());
         }
-        let mut s = Splitter::new(Trickle(&text));
+        let mut s = Splitter::new(Trickle(&text, 7));
         let mut n = 0;
         while let Some(g) = s.next_game().unwrap() {
             assert_eq!(g.line, 1 + 4 * n);

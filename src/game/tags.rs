@@ -38,13 +38,13 @@ pub struct BadTag {
     pub text: String,
 }
 
-/// Calls `tag(name, value)` for each tag pair in a game's tag section (value unescaped, raw
-/// bytes); returns the malformed lines. `first_line` numbers the section's first line.
+/// Calls `tag(name, value, line)` for each tag pair in a game's tag section (value unescaped,
+/// raw bytes); returns the malformed lines. `first_line` numbers the section's first line.
 pub fn scan_tags<'a>(
     section: &'a [u8],
     first_line: u64,
     encoding: Encoding,
-    mut tag: impl FnMut(&'a [u8], Cow<'a, [u8]>),
+    mut tag: impl FnMut(&'a [u8], Cow<'a, [u8]>, u64),
 ) -> Vec<BadTag> {
     let mut bad = Vec::new();
     for (i, line) in section.split(|&b| b == b'\n').enumerate() {
@@ -56,7 +56,7 @@ pub fn scan_tags<'a>(
         while let Some(body) = rest.strip_prefix(b"[") {
             match parse_one(body) {
                 Some((name, value, after)) => {
-                    tag(name, value);
+                    tag(name, value, first_line + i as u64);
                     rest = after.trim_ascii_start();
                 }
                 None => {
@@ -148,7 +148,7 @@ mod tests {
 
     fn tags(section: &[u8]) -> (Vec<(String, String)>, Vec<BadTag>) {
         let mut out = Vec::new();
-        let bad = scan_tags(section, 1, Encoding::detect(section), |k, v| {
+        let bad = scan_tags(section, 1, Encoding::detect(section), |k, v, _| {
             out.push((
                 String::from_utf8_lossy(k).into_owned(),
                 Encoding::detect(section).decode(&v).into_owned(),

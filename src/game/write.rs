@@ -119,19 +119,25 @@ impl Wrapper<'_> {
         if comment.is_empty() {
             return;
         }
-        let text = format!("{{{comment}}}");
-        // A line starting with '[' would read as a new game's tags, one starting with '%' as
-        // an escape line: such a word stays on the line of the word before it.
-        let mut tokens: Vec<String> = Vec::new();
-        for word in text.split(' ') {
-            match tokens.last_mut() {
-                Some(last) if word.starts_with(['[', '%']) => {
-                    last.push(' ');
-                    last.push_str(word);
-                }
-                _ => tokens.push(word.to_owned()),
+        // A command is never split from its operands. A line starting with '[' would read as a
+        // new game's tags, one starting with '%' as an escape line: such a piece stays on the
+        // line of the piece before it (the first one on the line of its brace).
+        let commands = comment.commands.iter().map(ToString::to_string);
+        let text = comment.text.replace('}', ")");
+        let words = text.split(' ').filter(|w| !w.is_empty()).map(str::to_owned);
+        let mut tokens: Vec<String> = vec!["{".to_owned()];
+        for (i, piece) in commands.chain(words).enumerate() {
+            let last = tokens.last_mut().expect("the brace is there");
+            if i == 0 {
+                last.push_str(&piece);
+            } else if piece.starts_with(['[', '%']) {
+                last.push(' ');
+                last.push_str(&piece);
+            } else {
+                tokens.push(piece);
             }
         }
+        tokens.last_mut().expect("the brace is there").push('}');
         for token in &tokens {
             self.token(token);
         }
@@ -141,6 +147,33 @@ impl Wrapper<'_> {
 #[cfg(test)]
 mod tests {
     use super::super::read::parse_all;
+
+    #[test]
+    fn commands_keep_their_values_and_are_never_split_from_them() {
+        let mut text = String::from("1. e4 {[%eval 0.125] [%clk 0:05:00.50]} e5 ");
+        // Knights out and back, with commands of several widths to wrap at every column.
+        for n in 0..38 {
+            text.push_str(&format!("Nf3 {{[%clk 0:0{}:00] a few words}} Nf6 ", n % 10));
+            text.push_str(&format!("Ng1 {{[%eval 0.1{n}] [%clk 0:01:00]}} Ng8 "));
+        }
+        text.push_str("*\n");
+        let games = parse_all(&text);
+        let pgn = games[0].game.to_pgn();
+        assert!(pgn.contains("{[%eval 0.125] [%clk 0:05:00.50]}"), "{pgn}");
+        for line in pgn.lines() {
+            assert!(line.chars().count() <= 80 || line.contains("[%"), "{line}");
+            let trimmed = line.trim_end();
+            assert!(
+                !trimmed.ends_with("[%clk") && !trimmed.ends_with("[%eval"),
+                "{pgn}"
+            );
+            assert!(!line.starts_with('[') || line.starts_with("[Event") || !line.contains('%'));
+        }
+        assert_eq!(parse_all(&pgn)[0].game, games[0].game);
+        // A brace inside a comment's text stays a word of its own.
+        let game = &parse_all("{ a { b } 1. e4 *")[0].game;
+        assert_eq!(parse_all(&game.to_pgn())[0].game, *game);
+    }
 
     #[test]
     fn export_format() {

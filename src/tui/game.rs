@@ -276,7 +276,7 @@ impl Record {
     pub fn set_clock(&mut self, id: NodeId, left: Duration) {
         let node = self.game.tree.node_mut(id);
         let comment = node.comment_after.get_or_insert_with(Comment::default);
-        comment.commands.retain(|c| !matches!(c, Command::Clock(_)));
+        comment.commands.retain(|c| c.name() != "clk");
         // Whole milliseconds: what %clk can write back.
         let left = Duration::from_millis(left.as_millis() as u64);
         comment.commands.insert(0, Command::Clock(left));
@@ -411,7 +411,7 @@ impl Record {
                 },
                 depth: None,
             };
-            comment.commands.retain(|c| !matches!(c, Command::Eval(_)));
+            comment.commands.retain(|c| c.name() != "eval");
             comment.commands.push(Command::Eval(eval));
             let judged = super::review::judge_move(self, id);
             let Some(judgement) = judged.filter(|_| !node.nags.iter().any(|&n| is_assessment(n)))
