@@ -55,6 +55,69 @@ fn reference_positions_give_expected_wdl_and_dtz() {
     assert_eq!(count, 200);
 }
 
+/// Every legal move of the 200 reference positions: the DTZ after it is python-chess's
+/// (tests/fixtures/syzygy_moves.txt, from scripts/gen_tb_fixture.py), the column shows it, and
+/// the best move of a win is consistent with the root: one ply less, or a zeroing move.
+#[test]
+fn the_dtz_after_every_move_is_python_chess_s() {
+    let Some(tables) = shared_tables() else {
+        return;
+    };
+    let fixture = include_str!("fixtures/syzygy_moves.txt");
+    let mut moves = 0;
+    for line in fixture.lines() {
+        let mut fields = line.split('\t');
+        let fen = fields.next().unwrap();
+        let root: i32 = fields.next().unwrap().parse().unwrap();
+        let pos = Position::from_fen(fen).unwrap();
+        let ranking = tables.rank_root(&pos, true).unwrap();
+        let expected: Vec<(&str, &str)> = fields
+            .next()
+            .unwrap()
+            .split(' ')
+            .filter(|m| !m.is_empty())
+            .map(|m| m.split_once(':').unwrap())
+            .collect();
+        assert_eq!(ranking.moves.len(), expected.len(), "{fen}");
+        for (uci, dtz) in expected {
+            let m = ranking
+                .moves
+                .iter()
+                .find(|r| pos.uci(r.mv) == uci)
+                .unwrap_or_else(|| panic!("{fen}: {uci} not ranked"));
+            if dtz == "mate" {
+                assert!(m.checkmate && m.detail() == "checkmate", "{fen} {uci}");
+                continue;
+            }
+            let dtz: i32 = dtz.parse().unwrap();
+            assert_eq!(m.after.map(|d| d.plies), Some(dtz), "{fen} {uci}");
+            let shown = m.detail();
+            if dtz != 0 && !m.stalemate {
+                let number = shown.trim_start_matches('~').split(',').next().unwrap();
+                assert_eq!(number, dtz.abs().to_string(), "{fen} {uci}: {shown}");
+            }
+            moves += 1;
+        }
+        let best = ranking.moves[0];
+        if root > 0 && !best.checkmate && !best.zeroing {
+            let after = best.after.unwrap();
+            assert!(
+                after.plies < 0,
+                "{fen}: the best move of a win leaves a loss"
+            );
+            if !after.rounded && !tables.probe_dtz(&pos).unwrap().rounded {
+                assert_eq!(
+                    -after.plies,
+                    root - 1,
+                    "{fen}: best move {}",
+                    pos.uci(best.mv)
+                );
+            }
+        }
+    }
+    assert!(moves > 2000, "{moves}");
+}
+
 #[test]
 fn root_ranking_puts_the_fastest_win_first() {
     let Some(tables) = shared_tables() else {

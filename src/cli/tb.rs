@@ -79,7 +79,7 @@ fn probe(args: ProbeArgs) -> anyhow::Result<()> {
         );
     }
     println!();
-    println!("{:<8} {:<6} {:<44} DTZ", "move", "uci", "result");
+    println!("{:<8} {:<6} {:<44} DTZ after", "move", "uci", "result");
     for m in &view.ranking.moves {
         println!(
             "{:<8} {:<6} {:<44} {}",

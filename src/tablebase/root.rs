@@ -5,7 +5,7 @@
 use std::cmp::{Ordering, Reverse};
 
 use super::error::TbError;
-use super::tables::{Tablebases, Wdl};
+use super::tables::{Dtz, Tablebases, Wdl};
 use crate::chess::{Move, Position};
 use crate::engine::{TbRoot, TbRootMove};
 
@@ -21,6 +21,10 @@ pub struct RankedMove {
     pub zeroing: bool,
     pub checkmate: bool,
     pub stalemate: bool,
+    /// The DTZ of the position after the move, from its side to move (as the tables give it,
+    /// so a win for the mover is negative); `None` after a checkmate, or where it could not
+    /// be probed.
+    pub after: Option<Dtz>,
 }
 
 /// The root moves, best first.
@@ -85,6 +89,7 @@ impl Tablebases {
                     zeroing,
                     checkmate: true,
                     stalemate: false,
+                    after: None,
                 }
             } else if zeroing {
                 // The counter restarts, so the WDL table alone decides; DTZ is this move.
@@ -103,6 +108,8 @@ impl Tablebases {
                     zeroing,
                     checkmate: false,
                     stalemate: child.is_stalemate(),
+                    // Only shown: a table missing for the new material costs the figure alone.
+                    after: self.probe_dtz(&child).ok(),
                 }
             } else {
                 let probe = self.probe_dtz(&child)?;
@@ -121,6 +128,7 @@ impl Tablebases {
                     zeroing,
                     checkmate: false,
                     stalemate: child.is_stalemate(),
+                    after: Some(probe),
                 }
             };
             moves.push(ranked);

@@ -58,19 +58,25 @@ impl Wdl {
 }
 
 impl RankedMove {
-    /// The DTZ column: `checkmate`, `stalemate`, `zeroing`, the plies to zeroing, or nothing
+    /// The DTZ column: `checkmate`, `stalemate`, or the plies to zeroing left after the move
+    /// (the DTZ of the position it leads to, so the best move of a DTZ-17 win shows 16; `~`
+    /// where the table stores it rounded), with `zeroing` for a capture or pawn move; nothing
     /// for a plain draw.
     pub fn detail(&self) -> String {
         if self.checkmate {
-            "checkmate".into()
+            return "checkmate".into();
         } else if self.stalemate {
-            "stalemate".into()
-        } else if self.zeroing {
-            "zeroing".into()
-        } else if self.dtz == 0 {
-            String::new()
-        } else {
-            self.dtz.to_string()
+            return "stalemate".into();
+        }
+        let plies = self.after.filter(|d| d.plies != 0).map(|d| {
+            let rounded = if d.rounded { "~" } else { "" };
+            format!("{rounded}{}", d.plies.abs())
+        });
+        match (plies, self.zeroing) {
+            (Some(plies), true) => format!("{plies}, zeroing"),
+            (Some(plies), false) => plies,
+            (None, true) => "zeroing".into(),
+            (None, false) => String::new(),
         }
     }
 }
