@@ -80,7 +80,9 @@ fn the_analysis_ends_with_annotates_summary() {
     let app = analysed();
     let text = message(&app);
     assert!(text.contains("accuracy White"), "{text}");
+    // Words as written, whatever the line breaks.
     let game = app.game.to_game().to_pgn();
+    let game = game.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         game.contains("Annotated by kibitzer. White: accuracy"),
         "{game}"
