@@ -2,7 +2,8 @@
 # PGN bars, side by side on one file: parse + validate every move (kibitzer pgn check vs
 # pgn-extract vs python-chess) and index speed with peak memory (kibitzer pgn index).
 #
-# Usage: scripts/pgn-bench.sh [FILE]   (default: /tmp/kibitzer-100k.pgn, built if missing)
+# Usage: scripts/pgn-bench.sh [FILE]   (default: /tmp/kibitzer-100k.pgn, built if missing;
+# scripts/make-big-pgn.sh --lichess builds the same games with %eval and %clk on every move)
 # PY_GAMES=N times python-chess on the first N games only and scales its times by
 # games/N (it needs ~4 ms per game); PY_GAMES=all (the default) reads the whole file.
 # Times are wall clock and CPU (user+sys) from /usr/bin/time; on a shared machine compare the
@@ -24,10 +25,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # Runs a command under /usr/bin/time; prints "wall cpu peak_kb". A command that fails prints
-# nothing (so the caller's read fails and the script stops) and says why on stderr.
+# nothing (so the caller's read fails and the script stops) and says why on stderr. Exit status
+# 1 of `pgn check` only says that some game has an error (the big file repeats an illegal one).
 measure() {
     local out="$tmp/time" status=0
     /usr/bin/time -f "%e %U %S %M" -o "$out" nice "$@" >/dev/null 2>"$tmp/stderr" || status=$?
+    if ((status == 1)) && [[ "$*" == *" pgn check "* ]]; then
+        status=0
+    fi
     if ((status != 0)); then
         echo "error: '$*' failed with exit status $status:" >&2
         grep -v '^Command exited' "$tmp/stderr" | tail -n 5 >&2

@@ -130,3 +130,70 @@ fn signals_during_a_conversion_leave_no_temporary_file() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(temporaries().is_empty(), "{:?}", temporaries());
 }
+
+/// `pgn check` counts each tag section as a game, the ones without movetext too (pairing
+/// lists), and says which games they are; it reports in file order from every core.
+#[test]
+fn pgn_check_counts_every_tag_section() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for round in 1..=605 {
+        text.push_str(&format!(
+            "[Event \"x\"]\n[Round \"{round}\"]\n[White \"A{round}\"]\n\n"
+        ));
+    }
+    text.push_str("[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 e5 1-0\n");
+    fs::write(dir.path().join("pairings.pgn"), &text).unwrap();
+    let out = kibitzer(&["pgn", "check", "pairings.pgn"], dir.path());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout.contains("606 games, 2 moves, 0 with errors, 605 warnings"),
+        "{stdout}"
+    );
+    let lines: Vec<u64> = stdout
+        .lines()
+        .filter(|l| l.contains("no movetext"))
+        .map(|l| {
+            l.split("line ")
+                .nth(1)
+                .unwrap()
+                .split(':')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(lines, (0..605).map(|i| 1 + 4 * i).collect::<Vec<u64>>());
+}
+
+/// Over several batches (a batch is 1 MiB), the errors still come in file order.
+#[test]
+fn pgn_check_reports_in_file_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::new();
+    for game in 1..=40_000 {
+        let second = if game % 1000 == 0 { "Ke2" } else { "e5" };
+        text.push_str(&format!(
+            "[Round \"{game}\"]\n\n1. e4 {second} 2. Nf3 Nc6 3. Bb5 a6 *\n\n"
+        ));
+    }
+    fs::write(dir.path().join("many.pgn"), &text).unwrap();
+    let out = kibitzer(&["pgn", "check", "many.pgn"], dir.path());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(!out.status.success());
+    let games: Vec<u64> = stdout
+        .lines()
+        .filter_map(|l| l.split("game ").nth(1)?.split(',').next()?.parse().ok())
+        .collect();
+    assert_eq!(
+        games,
+        (1..=40).map(|i| i * 1000).collect::<Vec<u64>>(),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("40000 games, 239800 moves, 40 with errors"),
+        "{stdout}"
+    );
+}

@@ -5,7 +5,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use kibitzer::game::{GameErrorKind, ParsedGame, PgnReader, parse_all};
+use kibitzer::game::{GameErrorKind, ParsedGame, PgnReader, check_game, parse_all, parse_game};
 
 fn pgn_files() -> Vec<PathBuf> {
     let Some(dir) = common::shared_dir() else {
@@ -226,5 +226,32 @@ fn mangled_games_never_panic() {
             assert_eq!(again[0].game.result, g.game.result);
             assert!(again[0].game == g.game, "{}", g.game.to_pgn());
         }
+    }
+}
+
+/// `pgn check` reads games without keeping comments and NAGs: it must find exactly what the
+/// full reader finds, on every shared file and on files written to provoke each report.
+#[test]
+fn checking_finds_what_reading_finds() {
+    let mut texts: Vec<(String, Vec<u8>)> = pgn_files()
+        .iter()
+        .map(|p| (p.display().to_string(), fs::read(p).unwrap()))
+        .collect();
+    let odd = "[Event \"a\"]\n[White \"A\"]\n\n[Event \"b\"]\n[White \"B\"]\n[White \"C\"]\n\
+               [Result \"1-0\"]\n\n1. e4 {x} e5 $1 0-1 {after} 2. Nf3 *\n\n1. d4 d5 (1... f5 {y}\n";
+    texts.push(("odd".into(), odd.as_bytes().to_vec()));
+    for (name, bytes) in texts {
+        let mut full = Vec::new();
+        PgnReader::new(&bytes[..])
+            .for_each_raw(|raw| {
+                let (a, b) = (parse_game(raw), check_game(raw));
+                assert_eq!(a.errors, b.errors, "{name}");
+                assert_eq!(a.warnings, b.warnings, "{name}");
+                assert_eq!(a.game.tree.move_count(), b.game.tree.move_count(), "{name}");
+                full.push(a);
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap();
+        assert!(!full.is_empty(), "{name}");
     }
 }

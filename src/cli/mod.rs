@@ -9,6 +9,7 @@ pub mod docs;
 pub mod interrupt;
 pub mod perft;
 pub mod pgn;
+pub mod pgn_check;
 pub mod tb;
 pub mod train;
 pub mod tui;

@@ -60,7 +60,7 @@ enum PgnCommand {
 
 pub fn run(args: PgnArgs) -> anyhow::Result<()> {
     match args.command {
-        PgnCommand::Check { file, quiet } => check(&file, quiet),
+        PgnCommand::Check { file, quiet } => super::pgn_check::check(&file, quiet),
         PgnCommand::Convert {
             input,
             output,
@@ -82,44 +82,6 @@ pub fn run(args: PgnArgs) -> anyhow::Result<()> {
 
 fn open(path: &Path) -> anyhow::Result<PgnReader<File>> {
     PgnReader::open(path).with_context(|| format!("cannot open {}", path.display()))
-}
-
-fn check(path: &Path, quiet: bool) -> anyhow::Result<()> {
-    let start = Instant::now();
-    let out = io::stdout();
-    let mut out = BufWriter::new(out.lock());
-    let (mut games, mut bad, mut moves, mut warnings) = (0u64, 0u64, 0u64, 0u64);
-    let mut io_result = Ok(());
-    let scan = open(path)?.for_each_raw(|raw| {
-        let parsed = parse_game(raw);
-        games += 1;
-        moves += parsed.game.tree.move_count() as u64;
-        bad += u64::from(!parsed.errors.is_empty());
-        warnings += parsed.warnings.len() as u64;
-        if !quiet {
-            let errors = parsed.errors.iter().map(|e| ("", e));
-            for (label, e) in errors.chain(parsed.warnings.iter().map(|w| ("warning: ", w))) {
-                if let Err(err) = writeln!(out, "{}: {label}{e}", path.display()) {
-                    io_result = Err(err);
-                    return ControlFlow::Break(());
-                }
-            }
-        }
-        ControlFlow::Continue(())
-    });
-    scan.with_context(|| format!("reading {}", path.display()))?;
-    io_result?;
-    let secs = start.elapsed().as_secs_f64();
-    writeln!(
-        out,
-        "{}: {games} games, {moves} moves, {bad} with errors, {warnings} warnings ({secs:.2} s)",
-        path.display()
-    )?;
-    out.flush()?;
-    if bad > 0 {
-        bail!("{bad} of {games} games have errors");
-    }
-    Ok(())
 }
 
 fn convert(input: &Path, output: &Path, eco: bool) -> anyhow::Result<()> {

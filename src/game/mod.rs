@@ -21,7 +21,9 @@ pub mod write;
 pub use annotation::{Command, Comment, Eval, Nag, Score, ShapeColor};
 pub use headers::Headers;
 pub use index::{GameIndex, IndexEntry};
-pub use read::{GameError, GameErrorKind, ParsedGame, PgnReader, parse_all, parse_game};
+pub use read::{
+    GameError, GameErrorKind, ParsedGame, PgnReader, check_game, parse_all, parse_game,
+};
 pub use record::{Ending, Game, GameResult, Variant};
 pub use save::{AtomicFile, append_game, remove_temporaries, save_atomic, save_games, save_target};
 pub use tree::{EditError, GameMove, Node, NodeId, Tree};

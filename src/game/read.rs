@@ -93,6 +93,17 @@ impl ParsedGame {
 
 /// Parses one framed game.
 pub fn parse_game(raw: &RawGame<'_>) -> ParsedGame {
+    read_game(raw, true)
+}
+
+/// Checks one framed game: the same errors and warnings as [`parse_game`], but comments and
+/// NAGs are only checked, not kept (the tree has the moves alone), which is much faster on
+/// files full of `[%clk]` and `[%eval]`.
+pub fn check_game(raw: &RawGame<'_>) -> ParsedGame {
+    read_game(raw, false)
+}
+
+fn read_game(raw: &RawGame<'_>, annotations: bool) -> ParsedGame {
     let encoding = Encoding::detect(raw.bytes);
     let error = |line, kind| GameError {
         game: raw.number,
@@ -173,7 +184,7 @@ pub fn parse_game(raw: &RawGame<'_>) -> ParsedGame {
         }
     };
 
-    let mut builder = Builder::new(Tree::new(start), encoding);
+    let mut builder = Builder::new(Tree::new(start), encoding, annotations);
     let movetext = raw.movetext_bytes();
     builder.read(movetext);
     let line_of = |offset: usize| raw.movetext_line + count_lines(&movetext[..offset]);
@@ -187,7 +198,9 @@ pub fn parse_game(raw: &RawGame<'_>) -> ParsedGame {
     match builder.result {
         Some((result, at)) => {
             let movetext_result = result.as_str().to_owned();
-            if !has_result_tag {
+            if !has_result_tag && result == GameResult::Unknown {
+                // The roster's placeholder says `*` already.
+            } else if !has_result_tag {
                 // The roster's placeholder would contradict the movetext: fill it in.
                 headers.set("Result", &movetext_result);
                 let kind = GameErrorKind::MissingResultTag(movetext_result);
@@ -270,6 +283,8 @@ fn count_lines(bytes: &[u8]) -> u64 {
 struct Builder {
     tree: Tree,
     encoding: Encoding,
+    /// Keep comments and NAGs (false: only check them).
+    annotations: bool,
     current: NodeId,
     /// Where to return after each open variation.
     stack: Vec<NodeId>,
@@ -288,10 +303,11 @@ struct Builder {
 }
 
 impl Builder {
-    fn new(tree: Tree, encoding: Encoding) -> Builder {
+    fn new(tree: Tree, encoding: Encoding, annotations: bool) -> Builder {
         Builder {
             tree,
             encoding,
+            annotations,
             current: NodeId::ROOT,
             stack: Vec::new(),
             fresh: true,
@@ -413,7 +429,7 @@ impl Builder {
     /// A `{}` or `;` comment; control characters in it become spaces, so none is ever
     /// written back, and a `}` (in a `;` comment) becomes `)`, as the writer would write it.
     fn comment(&mut self, text: &[u8]) {
-        if self.skipping() {
+        if self.skipping() || !self.annotations {
             return;
         }
         let text: String = self
@@ -467,7 +483,7 @@ impl Builder {
     }
 
     fn add_nag(&mut self, nag: Nag) {
-        if !self.skipping() {
+        if !self.skipping() && self.annotations {
             self.tree.node_mut(self.current).nags.push(nag);
         }
     }
