@@ -35,10 +35,63 @@ pub enum EditError {
     Root,
 }
 
+/// A node's continuations. Most nodes have one or none, which need no allocation: reading a
+/// file of games makes millions of nodes.
+#[derive(Clone, Debug, Default)]
+enum Children {
+    #[default]
+    None,
+    One(NodeId),
+    Many(Vec<NodeId>),
+}
+
+impl Children {
+    fn as_slice(&self) -> &[NodeId] {
+        match self {
+            Children::None => &[],
+            Children::One(id) => std::slice::from_ref(id),
+            Children::Many(ids) => ids,
+        }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [NodeId] {
+        match self {
+            Children::None => &mut [],
+            Children::One(id) => std::slice::from_mut(id),
+            Children::Many(ids) => ids,
+        }
+    }
+
+    fn push(&mut self, id: NodeId) {
+        *self = match std::mem::take(self) {
+            Children::None => Children::One(id),
+            Children::One(first) => Children::Many(vec![first, id]),
+            Children::Many(mut ids) => {
+                ids.push(id);
+                Children::Many(ids)
+            }
+        };
+    }
+
+    fn remove(&mut self, id: NodeId) {
+        let mut ids: Vec<NodeId> = self
+            .as_slice()
+            .iter()
+            .copied()
+            .filter(|&c| c != id)
+            .collect();
+        *self = match ids.len() {
+            0 => Children::None,
+            1 => Children::One(ids.remove(0)),
+            _ => Children::Many(ids),
+        };
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Node {
     parent: Option<NodeId>,
-    children: Vec<NodeId>,
+    children: Children,
     mv: Option<GameMove>,
     position: Position,
     pub nags: Vec<Nag>,
@@ -55,7 +108,7 @@ impl Node {
 
     /// Continuations: the first is the main one, the rest are variations.
     pub fn children(&self) -> &[NodeId] {
-        &self.children
+        self.children.as_slice()
     }
 
     /// The move that led here (`None` on the root).
@@ -80,7 +133,7 @@ impl Tree {
         let mut nodes = Vec::with_capacity(128);
         nodes.push(Node {
             parent: None,
-            children: Vec::new(),
+            children: Children::None,
             mv: None,
             position: start,
             nags: Vec::new(),
@@ -142,7 +195,7 @@ impl Tree {
         let id = NodeId(self.nodes.len() as u32);
         self.nodes.push(Node {
             parent: Some(at),
-            children: Vec::new(),
+            children: Children::None,
             mv: Some(mv),
             position,
             nags: Vec::new(),
@@ -158,7 +211,7 @@ impl Tree {
     pub fn add_move(&mut self, at: NodeId, mv: GameMove) -> Result<NodeId, EditError> {
         if let Some(&existing) = self
             .node(at)
-            .children
+            .children()
             .iter()
             .find(|&&c| self.node(c).mv == Some(mv))
         {
@@ -204,10 +257,9 @@ impl Tree {
     pub fn promote_to_main(&mut self, id: NodeId) {
         let mut cur = id;
         while let Some(parent) = self.node(cur).parent {
-            let children = &mut self.nodes[parent.index()].children;
+            let children = self.nodes[parent.index()].children.as_mut_slice();
             if let Some(i) = children.iter().position(|&c| c == cur) {
-                let child = children.remove(i);
-                children.insert(0, child);
+                children[..=i].rotate_right(1);
             }
             cur = parent;
         }
@@ -215,7 +267,7 @@ impl Tree {
 
     fn shift(&mut self, id: NodeId, delta: isize) -> Result<(), EditError> {
         let parent = self.node(id).parent.ok_or(EditError::Root)?;
-        let children = &mut self.nodes[parent.index()].children;
+        let children = self.nodes[parent.index()].children.as_mut_slice();
         if let Some(i) = children.iter().position(|&c| c == id) {
             let j = i as isize + delta;
             if j >= 0 && (j as usize) < children.len() {
@@ -228,18 +280,18 @@ impl Tree {
     /// Removes `id` and everything after it; returns the parent, where a cursor should go.
     pub fn delete(&mut self, id: NodeId) -> Result<NodeId, EditError> {
         let parent = self.node(id).parent.ok_or(EditError::Root)?;
-        self.nodes[parent.index()].children.retain(|&c| c != id);
+        self.nodes[parent.index()].children.remove(id);
         Ok(parent)
     }
 
     /// Removes every continuation after `id`.
     pub fn truncate(&mut self, id: NodeId) {
-        self.nodes[id.index()].children.clear();
+        self.nodes[id.index()].children = Children::None;
     }
 
     /// The main continuation after `id`.
     pub fn next(&self, id: NodeId) -> Option<NodeId> {
-        self.node(id).children.first().copied()
+        self.node(id).children().first().copied()
     }
 
     pub fn previous(&self, id: NodeId) -> Option<NodeId> {
@@ -249,7 +301,7 @@ impl Tree {
     /// The alternatives to `id`'s move, `id` included, in order.
     pub fn siblings(&self, id: NodeId) -> &[NodeId] {
         match self.node(id).parent {
-            Some(p) => &self.node(p).children,
+            Some(p) => self.node(p).children(),
             None => std::slice::from_ref(&NodeId::ROOT),
         }
     }
@@ -259,8 +311,8 @@ impl Tree {
         let mut stack = vec![NodeId::ROOT];
         let mut count = 0;
         while let Some(id) = stack.pop() {
-            count += self.node(id).children.len();
-            stack.extend_from_slice(&self.node(id).children);
+            count += self.node(id).children().len();
+            stack.extend_from_slice(self.node(id).children());
         }
         count
     }
@@ -321,10 +373,10 @@ impl Tree {
                 && n.nags == m.nags
                 && n.comment_before == m.comment_before
                 && n.comment_after == m.comment_after
-                && n.children.len() == m.children.len()
-                && n.children
+                && n.children().len() == m.children().len()
+                && n.children()
                     .iter()
-                    .zip(&m.children)
+                    .zip(m.children())
                     .all(|(&c, &d)| same(a, c, b, d))
         }
         self.start() == other.start() && same(self, NodeId::ROOT, other, NodeId::ROOT)
