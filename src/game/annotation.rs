@@ -179,8 +179,8 @@ impl Comment {
     }
 }
 
-/// Export form: commands first, then the text. A `}` in the text would end the comment early,
-/// so it is written as `)`.
+/// Commands first, then the text, as the comment reads between its braces (the PGN writer
+/// keeps a text with a `}` in a rest-of-line comment).
 impl fmt::Display for Comment {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut first = true;
@@ -195,7 +195,7 @@ impl fmt::Display for Comment {
             if !first {
                 f.write_str(" ")?;
             }
-            f.write_str(&self.text.replace('}', ")"))?;
+            f.write_str(&self.text)?;
         }
         Ok(())
     }

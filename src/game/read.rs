@@ -427,7 +427,7 @@ impl Builder {
     }
 
     /// A `{}` or `;` comment; control characters in it become spaces, so none is ever
-    /// written back, and a `}` (in a `;` comment) becomes `)`, as the writer would write it.
+    /// written back. A `}` (only a `;` comment can hold one) is kept: the writer keeps it too.
     fn comment(&mut self, text: &[u8]) {
         if self.skipping() || !self.annotations {
             return;
@@ -437,7 +437,6 @@ impl Builder {
             .decode(text)
             .chars()
             .map(|c| match c {
-                '}' => ')',
                 c if c.is_control() && c != '\n' => ' ',
                 c => c,
             })

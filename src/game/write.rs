@@ -123,8 +123,20 @@ impl Wrapper<'_> {
         // new game's tags, one starting with '%' as an escape line: such a piece stays on the
         // line of the piece before it (the first one on the line of its brace).
         let commands = comment.commands.iter().map(ToString::to_string);
-        let text = comment.text.replace('}', ")");
-        let words = text.split(' ').filter(|w| !w.is_empty()).map(str::to_owned);
+        let words = comment
+            .text
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned);
+        if comment.text.contains('}') {
+            // A brace comment cannot hold a `}`: a rest-of-line comment can, and keeps the text
+            // exactly (the text has no line breaks).
+            let line: Vec<String> = commands.chain(words).collect();
+            self.token(&format!("; {}", line.join(" ")));
+            self.out.push('\n');
+            self.column = 0;
+            return;
+        }
         let mut tokens: Vec<String> = vec!["{".to_owned()];
         for (i, piece) in commands.chain(words).enumerate() {
             let last = tokens.last_mut().expect("the brace is there");
@@ -170,6 +182,18 @@ mod tests {
             assert!(!line.starts_with('[') || line.starts_with("[Event") || !line.contains('%'));
         }
         assert_eq!(parse_all(&pgn)[0].game, games[0].game);
+        // A comment with a closing brace survives exactly, as a rest-of-line comment.
+        let game = &parse_all("1. e4 {x} e5 2. Nf3 *")[0].game;
+        let mut edited = game.clone();
+        let node = edited.tree.mainline().nth(1).unwrap();
+        edited.tree.node_mut(node).comment_after =
+            Some(super::Comment::parse("a } b {c} [%eval 0.5]"));
+        let pgn = edited.to_pgn();
+        assert!(pgn.contains("; [%eval 0.5] a } b {c}\n2. Nf3"), "{pgn}");
+        let back = &parse_all(&pgn)[0].game;
+        assert_eq!(*back, edited);
+        let comment = back.tree.node(node).comment_after.as_ref().unwrap();
+        assert_eq!(comment.text, "a } b {c}");
         // A brace inside a comment's text stays a word of its own.
         let game = &parse_all("{ a { b } 1. e4 *")[0].game;
         assert_eq!(parse_all(&game.to_pgn())[0].game, *game);
