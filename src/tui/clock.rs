@@ -34,15 +34,23 @@ pub const PRESETS: [TimeControl; 7] = [
 pub const DEFAULT_PRESET: usize = 2;
 
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
-#[error("'{0}' is not a time control (examples: 5+3, 10, 0.5+1, untimed)")]
-pub struct TimeControlError(pub String);
+pub enum TimeControlError {
+    #[error("'{0}' is not a time control (examples: 5+3, 10, 0.5+1, untimed)")]
+    Syntax(String),
+    /// With no time at the start, the first move would already be late.
+    #[error(
+        "'{0}' starts the clocks with less than a second, so the first move would lose on time; \
+         give some minutes (0.5+1 is 30 seconds and 1 a move)"
+    )]
+    NoBase(String),
+}
 
 impl FromStr for TimeControl {
     type Err = TimeControlError;
 
     /// `MINUTES[+SECONDS]`, minutes may be fractional; `untimed` or `-` for no clock.
     fn from_str(s: &str) -> Result<TimeControl, TimeControlError> {
-        let err = || TimeControlError(s.to_owned());
+        let err = || TimeControlError::Syntax(s.to_owned());
         let s = s.trim();
         if s.eq_ignore_ascii_case("untimed") || s == "-" {
             return Ok(TimeControl::Untimed);
@@ -51,8 +59,11 @@ impl FromStr for TimeControl {
         let minutes: f64 = base.trim().parse().map_err(|_| err())?;
         let seconds: f64 = inc.trim().parse().map_err(|_| err())?;
         let ok = |v: f64| v.is_finite() && (0.0..=10_000.0).contains(&v);
-        if !ok(minutes) || !ok(seconds) || minutes == 0.0 && seconds == 0.0 {
+        if !ok(minutes) || !ok(seconds) {
             return Err(err());
+        }
+        if minutes * 60.0 < 1.0 {
+            return Err(TimeControlError::NoBase(s.to_owned()));
         }
         Ok(TimeControl::Fischer {
             base: Duration::from_secs_f64(minutes * 60.0),
@@ -220,6 +231,9 @@ mod tests {
         for bad in ["", "x", "5+", "-3+2", "0+0", "1e9", "nan"] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
+        // No time at the start cannot be played: said why.
+        let e = "0+1".parse::<TimeControl>().unwrap_err();
+        assert!(e.to_string().contains("lose on time"), "{e}");
         for p in PRESETS {
             assert_eq!(p.to_string().parse::<TimeControl>(), Ok(p), "{p}");
         }

@@ -222,6 +222,22 @@ fn save_and_append_round_trip() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn a_comment_with_a_closing_brace_survives_a_save_and_a_reload() {
+    let dir = temp_dir("brace");
+    let path = dir.join("brace.pgn");
+    let mut app = analysing("e4<Enter>");
+    keys(&mut app, ";see {this} } and that<Enter>");
+    keys(&mut app, &format!(":write {}<Enter>", path.display()));
+    run_saves(&mut app);
+    let back = parse_all(&std::fs::read_to_string(&path).unwrap());
+    assert!(back[0].is_ok(), "{:?}", back[0].errors);
+    let e4 = back[0].game.tree.mainline().next().unwrap();
+    let comment = back[0].game.tree.node(e4).comment_after.clone().unwrap();
+    assert_eq!(comment.text, "see {this} } and that");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Indexes `path` and checks its games as the background jobs would, feeding the results in.
 fn open_file(app: &mut App, path: &Path) {
     keys(app, "o");
