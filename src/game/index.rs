@@ -119,6 +119,35 @@ impl GameIndex {
             .get(usize::try_from(number.checked_sub(1)?).ok()?)
     }
 
+    /// The index after game `number`'s bytes were replaced by `bytes` in the file: its entry
+    /// is read from them, and the games after it move by the difference.
+    pub fn with_game_replaced(&self, number: u64, bytes: &[u8]) -> Option<GameIndex> {
+        let i = usize::try_from(number.checked_sub(1)?).ok()?;
+        let old = self.entries.get(i)?;
+        let mut splitter = Splitter::resume_at(bytes, old.offset, old.line, number);
+        let entry = IndexEntry::from_raw(&splitter.next_game().ok()??);
+        let shift = bytes.len() as i64 - old.len as i64;
+        // A game's bytes run to the first line of the next one.
+        let old_lines = self
+            .entries
+            .get(i + 1)
+            .map_or(0, |next| next.line - old.line) as i64;
+        let line_shift = memchr::memchr_iter(b'\n', bytes).count() as i64 - old_lines;
+        let mut entries = self.entries.clone();
+        entries[i] = IndexEntry {
+            len: bytes.len() as u64,
+            ..entry
+        };
+        for e in &mut entries[i + 1..] {
+            e.offset = e.offset.checked_add_signed(shift)?;
+            e.line = e.line.checked_add_signed(line_shift)?;
+        }
+        Some(GameIndex {
+            path: self.path.clone(),
+            entries,
+        })
+    }
+
     /// Reads and parses game `number` alone.
     pub fn load(&self, number: u64) -> io::Result<ParsedGame> {
         let entry = self.get(number).ok_or_else(|| {
@@ -133,18 +162,27 @@ impl GameIndex {
 
 /// Reads one game at an entry's offset.
 pub fn load_entry(path: &Path, entry: &IndexEntry) -> io::Result<ParsedGame> {
+    load_entry_with_bytes(path, entry).map(|(game, _)| game)
+}
+
+/// Reads one game at an entry's offset, with the bytes it was read from (to replace it in its
+/// file later, checking that they are still there).
+pub fn load_entry_with_bytes(path: &Path, entry: &IndexEntry) -> io::Result<(ParsedGame, Vec<u8>)> {
     let mut file = File::open(path)?;
     file.seek(SeekFrom::Start(entry.offset))?;
     let mut bytes = Vec::with_capacity(entry.len as usize);
     file.take(entry.len).read_to_end(&mut bytes)?;
     let mut splitter = Splitter::resume_at(&bytes[..], entry.offset, entry.line, entry.number);
-    match splitter.next_game()? {
-        Some(raw) => Ok(parse_game(&raw)),
-        None => Err(io::Error::new(
-            io::ErrorKind::UnexpectedEof,
-            "the file changed since it was indexed",
-        )),
-    }
+    let parsed = match splitter.next_game()? {
+        Some(raw) => parse_game(&raw),
+        None => {
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the file changed since it was indexed",
+            ));
+        }
+    };
+    Ok((parsed, bytes))
 }
 
 /// Streams index entries in file order; memory stays bounded by the largest game.

@@ -261,6 +261,55 @@ impl Drop for AtomicFile {
     }
 }
 
+/// Why a game could not be written back into its file.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplaceError {
+    #[error("{0}")]
+    Io(#[from] io::Error),
+    /// The bytes the game was read from are no longer where they were.
+    #[error("the file changed since game {0} was read from it")]
+    Changed(u64),
+}
+
+/// Where a game was read from: its file, number, byte offset, and the bytes it was read from.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct GameOrigin {
+    pub path: PathBuf,
+    pub number: u64,
+    pub offset: u64,
+    pub bytes: Vec<u8>,
+}
+
+/// Writes `game` over the game it was read from, atomically; every other byte of the file stays
+/// as it is. The blank lines that followed the old game follow the new one. Returns the bytes
+/// written for the game (its origin from now on).
+pub fn replace_game(origin: &GameOrigin, game: &Game) -> Result<Vec<u8>, ReplaceError> {
+    let (target, _) = save_target(&origin.path)?;
+    let file = fs::read(&target)?;
+    let start = usize::try_from(origin.offset).map_err(|_| ReplaceError::Changed(origin.number))?;
+    let end = start + origin.bytes.len();
+    if file.get(start..end) != Some(&origin.bytes[..]) {
+        return Err(ReplaceError::Changed(origin.number));
+    }
+    let old = &origin.bytes;
+    let trailing = &old[old.trim_ascii_end().len()..];
+    let mut text = String::new();
+    write_game(game, &mut text);
+    let mut bytes = text.trim_end().as_bytes().to_vec();
+    // Keep the separation the old game had from the next (at least the line end).
+    if trailing.contains(&b'\n') {
+        bytes.extend_from_slice(trailing);
+    } else {
+        bytes.push(b'\n');
+    }
+    let mut out = AtomicFile::create(&origin.path)?;
+    out.write_all(&file[..start])?;
+    out.write_all(&bytes)?;
+    out.write_all(&file[end..])?;
+    out.commit()?;
+    Ok(bytes)
+}
+
 /// Appends one game to `path` (created if missing), separated from what is there by a blank
 /// line. On failure the file is truncated back to its previous length.
 pub fn append_game(path: &Path, game: &Game) -> io::Result<()> {
@@ -346,6 +395,60 @@ mod tests {
         let mode = fs::metadata(&target).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o640);
         assert!(temporaries_in(dir.path()).is_empty());
+    }
+
+    #[test]
+    fn a_game_is_replaced_in_its_file_and_every_other_byte_kept() {
+        use crate::game::index::{GameIndex, load_entry_with_bytes};
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("three.pgn");
+        let text = "[Event \"a\"]\n\n1. e4   e5 *\n\n[Event \"b\"]\n\n1. d4 d5 *\n\n\n\
+                    [Event \"c\"]\n\n1. c4 {odd  spacing} c5 *";
+        fs::write(&path, text).unwrap();
+        let index = GameIndex::build(&path).unwrap();
+        let entry = index.get(2).unwrap().clone();
+        let (parsed, bytes) = load_entry_with_bytes(&path, &entry).unwrap();
+        let origin = GameOrigin {
+            path: path.clone(),
+            number: 2,
+            offset: entry.offset,
+            bytes,
+        };
+        let mut game = parsed.game;
+        let d5 = game.tree.mainline().nth(1).unwrap();
+        game.tree.node_mut(d5).nags.push(crate::game::Nag(1));
+        let written = replace_game(&origin, &game).unwrap();
+        let after = fs::read_to_string(&path).unwrap();
+        let (first, rest) = text.split_at(entry.offset as usize);
+        let third = &rest[origin.bytes.len()..];
+        assert!(
+            after.starts_with(first) && after.ends_with(third),
+            "{after}"
+        );
+        assert!(
+            after.contains("1. d4 d5 $1 *\n\n\n[Event \"c\"]"),
+            "{after}"
+        );
+        let games = parse_all(&after);
+        assert_eq!(games.len(), 3);
+        assert_eq!(games[1].game, game);
+        // The index follows the change: the next game still opens.
+        let moved = index.with_game_replaced(2, &written).unwrap();
+        let third = crate::game::index::load_entry(&path, moved.get(3).unwrap()).unwrap();
+        assert_eq!(third.game.headers.get("Event"), Some("c"));
+        let fresh = GameIndex::build(&path).unwrap();
+        let places = |i: &GameIndex| -> Vec<(u64, u64, u64)> {
+            i.entries()
+                .iter()
+                .map(|e| (e.offset, e.line, e.len))
+                .collect()
+        };
+        assert_eq!(places(&moved), places(&fresh));
+        // The old bytes are gone: a second write from them is refused.
+        assert!(matches!(
+            replace_game(&origin, &game),
+            Err(ReplaceError::Changed(2))
+        ));
     }
 
     #[cfg(unix)]
