@@ -25,7 +25,10 @@ pub use read::{
     GameError, GameErrorKind, ParsedGame, PgnReader, check_game, parse_all, parse_game,
 };
 pub use record::{Ending, Game, GameResult, Variant};
-pub use save::{AtomicFile, append_game, remove_temporaries, save_atomic, save_games, save_target};
+pub use save::{
+    AtomicFile, GameOrigin, ReplaceError, append_game, remove_temporaries, replace_game,
+    save_atomic, save_games, save_target,
+};
 pub use tree::{EditError, GameMove, Node, NodeId, Tree};
 pub use walk::{LineVisitor, MoveNumber, walk_line};
 pub use write::write_game;

@@ -201,6 +201,8 @@ pub enum Effect {
         append: bool,
         /// The saved game is the one in the autosave file, which goes once the save succeeds.
         clears_autosave: bool,
+        /// Write the game back over the one it was read from, instead (`path` is its file).
+        origin: Option<Box<crate::game::GameOrigin>>,
     },
     Autosave(String),
     ClearAutosave,

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use crate::game::openings::Opening;
-use crate::game::{GameIndex, IndexEntry, ParsedGame};
+use crate::game::{GameIndex, GameOrigin, IndexEntry, ParsedGame};
 
 use super::app::{App, Effect, Mode, Severity};
 use super::confirm::{self, Pending};
@@ -46,7 +46,9 @@ pub enum LibraryEvent {
         openings: Vec<(u64, Opening)>,
         done: bool,
     },
-    Loaded(PathBuf, u64, Result<Box<ParsedGame>, String>),
+    Loaded(PathBuf, u64, Result<Box<(ParsedGame, GameOrigin)>, String>),
+    /// Game `origin.number` was written back into its file; `origin.bytes` are its bytes now.
+    Replaced(Box<GameOrigin>),
 }
 
 impl Library {
@@ -236,13 +238,38 @@ pub fn event(app: &mut App, event: LibraryEvent) {
             "could not read game {number} of {}: {e}",
             path.display()
         )),
-        LibraryEvent::Loaded(path, number, Ok(parsed)) => {
+        LibraryEvent::Replaced(origin) => {
+            if let Some(lib) = app.library.as_mut().filter(|l| l.path == origin.path) {
+                let old_len = lib.index.get(origin.number).map(|e| e.len);
+                match lib.index.with_game_replaced(origin.number, &origin.bytes) {
+                    Some(index) if old_len.is_some() => lib.index = Arc::new(index),
+                    // The list cannot follow: read the file again.
+                    _ => app.effects.push(Effect::IndexPgn(origin.path.clone())),
+                }
+            }
+            let games = app.library.as_ref().map_or(0, |l| l.index.len());
+            let shown = app
+                .game
+                .origin()
+                .is_some_and(|o| o.path == origin.path && o.number == origin.number);
+            if shown {
+                app.game.set_origin(Some(*origin.clone()));
+            }
+            app.info(format!(
+                "game {} written back into {} ({games} games; the others unchanged)",
+                origin.number,
+                origin.path.display()
+            ));
+        }
+        LibraryEvent::Loaded(path, number, Ok(loaded)) => {
+            let (parsed, origin) = *loaded;
             let first_error = parsed.errors.first().map(ToString::to_string);
             let name = path.file_name().map_or_else(
                 || path.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),
             );
-            let record = Record::from_game(parsed.game);
+            let mut record = Record::from_game(parsed.game);
+            record.set_origin(Some(origin));
             let (severity, message) = match first_error {
                 Some(e) => (
                     Severity::Error,

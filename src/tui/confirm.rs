@@ -29,6 +29,13 @@ pub enum Pending {
         chess960: Option<u32>,
     },
     Resign,
+    /// The game list of the open file (or the prompt for one).
+    Browse,
+    /// `w` to a file of other games: replace it, or append this game to it.
+    Overwrite {
+        path: std::path::PathBuf,
+        games: u64,
+    },
 }
 
 impl Pending {
@@ -36,13 +43,29 @@ impl Pending {
     pub fn question(&self, app: &App) -> (&'static str, &'static str) {
         match self {
             Pending::Resign => ("Resign this game?", "y: resign   n/esc: play on"),
+            Pending::Overwrite { games: 1, .. } => (
+                "That file holds another game; writing replaces it.",
+                "r: replace the file   a: append this game   n/esc: cancel",
+            ),
+            Pending::Overwrite { .. } => (
+                "That file holds other games; writing replaces them all.",
+                "r: replace the file   a: append this game   n/esc: cancel",
+            ),
             _ if app.human().is_some() => (
                 "The game in progress will be abandoned.",
                 "y: abandon it   n/esc: keep playing",
             ),
+            Pending::Browse => (
+                "This game has changes that are not saved (opening another game drops them).",
+                "s: save it first   y: to the list   n/esc: stay",
+            ),
+            _ if app.game.origin().is_some() => (
+                "This game has changes that are not saved; they will be lost.",
+                "s: write it back into its file   y: discard them   n/esc: keep the game",
+            ),
             _ => (
                 "This game has changes that are not saved; they will be lost.",
-                "y: discard them   n/esc: keep the game (ctrl-s saves it)",
+                "s: save it (appended to the games file)   y: discard them   n/esc: keep the game",
             ),
         }
     }
@@ -52,6 +75,8 @@ impl Pending {
 pub fn ask_or_do(app: &mut App, action: Pending) {
     let asks = match action {
         Pending::Resign => app.human().is_some() && app.game.end().is_none(),
+        // The list keeps the game until another is opened; a game in play would stop.
+        Pending::Browse => app.has_unsaved_work() && !matches!(app.mode, super::app::Mode::Browse),
         _ => app.has_unsaved_work(),
     };
     if asks {
@@ -63,10 +88,36 @@ pub fn ask_or_do(app: &mut App, action: Pending) {
 
 /// A key while the question is shown.
 pub fn key(app: &mut App, action: Pending, key: EditKey) {
+    if let Pending::Overwrite { path, games } = &action {
+        match key {
+            EditKey::Char('r' | 'R') => {
+                let what = format!("{} games replaced", games);
+                super::update::queue_write(app, path.clone(), false, None);
+                return app.info(format!("writing {} ({what})", path.display()));
+            }
+            EditKey::Char('a' | 'A') => super::update::queue_write(app, path.clone(), true, None),
+            EditKey::Char('n' | 'N') | EditKey::Esc => app.info("nothing written"),
+            _ => app.overlay = Some(Overlay::Confirm(action)),
+        }
+        return;
+    }
     match key {
         EditKey::Char('y' | 'Y') => carry_out(app, action),
+        EditKey::Char('s' | 'S') if !matches!(action, Pending::Resign) && app.human().is_none() => {
+            save_before_leaving(app);
+            carry_out(app, action);
+        }
         EditKey::Char('n' | 'N') | EditKey::Esc => app.info("cancelled"),
         _ => app.overlay = Some(Overlay::Confirm(action)),
+    }
+}
+
+/// Saves the game where it belongs: back into the file it came from, else appended to the games
+/// file. The game is taken now, so what comes next cannot change what is written.
+pub fn save_before_leaving(app: &mut App) {
+    match app.game.origin().cloned() {
+        Some(origin) => super::update::queue_write(app, origin.path.clone(), false, Some(origin)),
+        None => super::update::save_game(app, None),
     }
 }
 
@@ -98,5 +149,7 @@ fn carry_out(app: &mut App, action: Pending) {
             }
         }
         Pending::Resign => play::resign(app),
+        Pending::Browse => super::browse::enter(app),
+        Pending::Overwrite { path, .. } => super::update::queue_write(app, path, false, None),
     }
 }

@@ -42,6 +42,10 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                 (_, Some(score)) => {
                     app.game.set_eval(node, score);
                     app.game.set_line(node, info.pv.clone());
+                    // The whole-game analysis is work to keep; a glance at one position is not.
+                    if purpose == Purpose::GamePass {
+                        app.saved = false;
+                    }
                 }
             }
             let slot = (info.multipv.max(1) - 1) as usize;

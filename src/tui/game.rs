@@ -22,6 +22,8 @@ pub struct Record {
     lines: HashMap<NodeId, Vec<Move>>,
     /// Set when the game ended off the board; cleared by any change to the main line's end.
     adjudication: Option<Ending>,
+    /// The file and game this record was read from, for writing it back in place.
+    origin: Option<game::GameOrigin>,
 }
 
 impl Record {
@@ -46,7 +48,17 @@ impl Record {
             evals,
             lines: HashMap::new(),
             adjudication: None,
+            origin: None,
         }
+    }
+
+    /// Where the game was read from (`None` for a game made here).
+    pub fn origin(&self) -> Option<&game::GameOrigin> {
+        self.origin.as_ref()
+    }
+
+    pub fn set_origin(&mut self, origin: Option<game::GameOrigin>) {
+        self.origin = origin;
     }
 
     pub fn tree(&self) -> &Tree {

@@ -45,8 +45,8 @@ use std::time::{Duration, Instant};
 
 use crate::chess::{Color, Position};
 
-use crate::game::index::load_entry;
-use crate::game::{GameIndex, PgnReader};
+use crate::game::index::load_entry_with_bytes;
+use crate::game::{GameIndex, GameOrigin, PgnReader};
 
 use app::{App, Effect, Overlay};
 use autosave::Saved;
@@ -311,10 +311,30 @@ fn run_effects(
                 continue;
             }
             Effect::SaveGame {
+                origin: Some(origin),
+                game,
+                ..
+            } => thread::spawn(move || {
+                let event = match crate::game::replace_game(&origin, &game) {
+                    Ok(bytes) => Event::Library(LibraryEvent::Replaced(Box::new(GameOrigin {
+                        bytes,
+                        ..*origin
+                    }))),
+                    Err(e) => Event::Job(Err(format!(
+                        "could not write game {} back into {}: {e}; nothing was written \
+                         (:write FILE saves it elsewhere)",
+                        origin.number,
+                        origin.path.display()
+                    ))),
+                };
+                let _ = tx.send(event);
+            }),
+            Effect::SaveGame {
                 path,
                 game,
                 append,
                 clears_autosave,
+                origin: None,
             } => {
                 let autosave = jobs
                     .autosave
@@ -363,8 +383,16 @@ fn run_effects(
             }
             Effect::LoadGame { path, entry } => {
                 thread::spawn(move || {
-                    let game = load_entry(&path, &entry)
-                        .map(Box::new)
+                    let game = load_entry_with_bytes(&path, &entry)
+                        .map(|(parsed, bytes)| {
+                            let origin = GameOrigin {
+                                path: path.clone(),
+                                number: entry.number,
+                                offset: entry.offset,
+                                bytes,
+                            };
+                            Box::new((parsed, origin))
+                        })
                         .map_err(|e| e.to_string());
                     let loaded = LibraryEvent::Loaded(path, entry.number, game);
                     let _ = tx.send(Event::Library(loaded));

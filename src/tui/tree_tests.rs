@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::chess::Position;
-use crate::game::index::load_entry;
+use crate::game::index::load_entry_with_bytes;
 use crate::game::{GameIndex, Nag, NodeId, PgnReader, parse_all};
 
 use super::app::{App, Effect, Mode, Overlay, PromptKind};
@@ -40,10 +40,19 @@ fn temp_dir(name: &str) -> PathBuf {
 fn run_saves(app: &mut App) {
     for effect in std::mem::take(&mut app.effects) {
         if let Effect::SaveGame {
-            path, game, append, ..
+            path,
+            game,
+            append,
+            origin,
+            ..
         } = effect
         {
-            if append {
+            if let Some(origin) = origin {
+                let bytes = crate::game::replace_game(&origin, &game).unwrap();
+                let event =
+                    LibraryEvent::Replaced(Box::new(crate::game::GameOrigin { bytes, ..*origin }));
+                update(app, Action::Library(event));
+            } else if append {
                 crate::game::append_game(&path, &game).unwrap();
             } else {
                 crate::game::save_games(&path, [&*game]).unwrap();
@@ -203,8 +212,16 @@ fn save_and_append_round_trip() {
     assert_eq!(back.len(), 1);
     assert!(back[0].is_ok(), "{:?}", back[0].errors);
     assert!(back[0].game.tree.same_as(app.game.tree()));
-    // Writing again replaces the file; appending adds a game.
+    // Writing again over a file of games asks first: r replaces it. Appending adds a game.
     keys(&mut app, &format!(":write {}<Enter>", path.display()));
+    assert!(matches!(
+        app.overlay,
+        Some(Overlay::Confirm(super::confirm::Pending::Overwrite {
+            games: 1,
+            ..
+        }))
+    ));
+    keys(&mut app, "r");
     run_saves(&mut app);
     super::tests::ctrl(&mut app, 's');
     assert_eq!(app.prompt.as_ref().unwrap().kind, PromptKind::SaveAs);
@@ -286,8 +303,16 @@ fn load_requested(app: &mut App) {
         panic!("no game requested: {:?}", app.effects);
     };
     app.effects.clear();
-    let game = load_entry(&path, &entry)
-        .map(Box::new)
+    let game = load_entry_with_bytes(&path, &entry)
+        .map(|(parsed, bytes)| {
+            let origin = crate::game::GameOrigin {
+                path: path.clone(),
+                number: entry.number,
+                offset: entry.offset,
+                bytes,
+            };
+            Box::new((parsed, origin))
+        })
         .map_err(|e| e.to_string());
     update(
         app,
@@ -487,4 +512,86 @@ fn an_edit_that_changes_nothing_keeps_the_redo() {
     );
     keys(&mut app, "U");
     assert_eq!(sans(&app), "e4 e5");
+}
+
+/// `w` on a game opened from a file of several writes it back in place: the file keeps every
+/// game, the others byte for byte, and the list still opens the games after it.
+#[test]
+fn writing_a_game_back_replaces_only_it_in_its_file() {
+    let dir = temp_dir("inplace");
+    let path = dir.join("five.pgn");
+    let mut text = String::new();
+    for n in 1..=5 {
+        text.push_str(&format!(
+            "[Event \"E{n}\"]\n[Round \"{n}\"]\n\n1. e4   e5 2. Nf3 {{  spaced  }} Nc6 *\n\n"
+        ));
+    }
+    std::fs::write(&path, &text).unwrap();
+    let mut app = analysing("");
+    open_file(&mut app, &path);
+    keys(&mut app, "<Down><Down><Enter>");
+    load_requested(&mut app);
+    assert_eq!(app.game.headers().get("Event"), Some("E3"));
+    keys(&mut app, "jj1");
+    assert!(app.has_unsaved_work());
+    keys(&mut app, "w");
+    assert_eq!(
+        app.prompt.as_ref().unwrap().text(),
+        path.display().to_string()
+    );
+    keys(&mut app, "<Enter>");
+    run_saves(&mut app);
+    assert!(!app.has_unsaved_work());
+    let after = std::fs::read_to_string(&path).unwrap();
+    let games = parse_all(&after);
+    assert_eq!(games.len(), 5);
+    let e5 = games[2].game.tree.mainline().nth(1).unwrap();
+    assert_eq!(games[2].game.tree.node(e5).nags, [Nag::GOOD]);
+    let old: Vec<&str> = text.split_inclusive("*\n\n").collect();
+    for i in [0, 1, 3, 4] {
+        assert!(after.contains(old[i]), "game {} changed:\n{after}", i + 1);
+    }
+    assert!(after.starts_with(old[0]) && after.ends_with(old[4]));
+    // The list follows the new offsets: game 4 opens, and a second write goes back in place.
+    keys(&mut app, "<F3>");
+    keys(&mut app, "<Down><Enter>");
+    load_requested(&mut app);
+    assert_eq!(app.game.headers().get("Event"), Some("E4"));
+    keys(&mut app, "j2w<Enter>");
+    run_saves(&mut app);
+    let games = parse_all(&std::fs::read_to_string(&path).unwrap());
+    assert_eq!(games.len(), 5);
+    assert_eq!(games[2].game.tree.node(e5).nags, [Nag::GOOD]);
+    let e4 = games[3].game.tree.mainline().next().unwrap();
+    assert_eq!(games[3].game.tree.node(e4).nags, [Nag::MISTAKE]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The whole-game analysis is unsaved work: leaving asks, and offers to save it.
+#[test]
+fn a_whole_game_analysis_is_unsaved_work() {
+    let mut app = analysing("e4<Enter>e5<Enter>");
+    app.saved = true;
+    assert!(!app.has_unsaved_work());
+    ctrl(&mut app, 'a');
+    let id = app.search.as_ref().expect("the pass searches").id;
+    let node = app.search.as_ref().unwrap().node;
+    let info = super::engine_link::PvInfo {
+        multipv: 1,
+        score: Some(super::engine_link::Score::Cp(30)),
+        ..Default::default()
+    };
+    update(
+        &mut app,
+        Action::Engine(id, super::engine_link::EngineEvent::Info(info)),
+    );
+    assert_eq!(app.game.eval(node), Some(super::engine_link::Score::Cp(30)));
+    assert!(app.has_unsaved_work());
+    keys(&mut app, "q");
+    assert!(matches!(app.overlay, Some(Overlay::ConfirmQuit)));
+    keys(&mut app, "<Esc><F3>");
+    assert!(
+        matches!(app.overlay, Some(Overlay::Confirm(_))),
+        "F3 asks too"
+    );
 }

@@ -195,7 +195,7 @@ fn command(app: &mut App, c: Command) {
         Command::Setup => setup::enter(app),
         Command::ModePlay => confirm::ask_or_do(app, Pending::NewGame),
         Command::ModeAnalyse => start::enter_analyse(app),
-        Command::ModeBrowse => browse::enter(app),
+        Command::ModeBrowse => confirm::ask_or_do(app, Pending::Browse),
         Command::ModeEndgame => {
             app.prompt = Some(Prompt::preselected(
                 PromptKind::Endgame,
@@ -237,8 +237,35 @@ pub fn open_prompt(app: &mut App, kind: PromptKind) {
                 .map_or(folder, |l| l.path.display().to_string());
             Prompt::preselected(kind, text)
         }
+        // A game read from a file is written back into it (only itself replaced there).
+        PromptKind::WriteAs => {
+            let origin = app.game.origin().map(|o| o.path.display().to_string());
+            Prompt::preselected(kind, origin.unwrap_or_default())
+        }
         _ => Prompt::new(kind, ""),
     });
+}
+
+/// Whether two paths name the same file (the second may not exist yet).
+fn same_path(a: &std::path::Path, b: &std::path::Path) -> bool {
+    a == b
+        || match (a.canonicalize(), b.canonicalize()) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => false,
+        }
+}
+
+/// How many games the file at `path` holds (0 when it is missing or unreadable).
+fn games_in(path: &std::path::Path) -> u64 {
+    let Ok(file) = std::fs::File::open(path) else {
+        return 0;
+    };
+    if !file.metadata().is_ok_and(|m| m.is_file()) {
+        return 0;
+    }
+    let mut games = 0;
+    let _ = crate::game::index::scan(file, |_| games += 1);
+    games
 }
 
 fn request_quit(app: &mut App) {
@@ -372,7 +399,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
         Overlay::ConfirmQuit => match key {
             EditKey::Char('y' | 'Y') => {
                 app.quit = true;
-                save_game(app, None);
+                confirm::save_before_leaving(app);
             }
             EditKey::Char('n' | 'N') => {
                 app.effects.push(Effect::ClearAutosave);
@@ -423,8 +450,32 @@ pub fn save_game(app: &mut App, path: Option<std::path::PathBuf>) {
     write_game(app, path, true);
 }
 
-/// Queues the game for writing: appended to `path`, or replacing the file.
+/// Queues the game for writing: appended to `path`, or replacing the file. A game read from
+/// `path` replaces only itself there; another file that holds games is not replaced without a
+/// question.
 pub fn write_game(app: &mut App, path: std::path::PathBuf, append: bool) {
+    let origin = app
+        .game
+        .origin()
+        .filter(|o| !append && same_path(&o.path, &path))
+        .cloned();
+    if origin.is_none() && !append {
+        let games = games_in(&path);
+        if games > 0 {
+            app.overlay = Some(Overlay::Confirm(Pending::Overwrite { path, games }));
+            return;
+        }
+    }
+    queue_write(app, path, append, origin);
+}
+
+/// Queues the write that `write_game` decided on.
+pub fn queue_write(
+    app: &mut App,
+    path: std::path::PathBuf,
+    append: bool,
+    origin: Option<crate::game::GameOrigin>,
+) {
     // A game against the engine that is over, or saved on the way out, has nothing to resume.
     let finished = app.game.end().is_some() || app.quit;
     app.effects.push(Effect::SaveGame {
@@ -432,6 +483,7 @@ pub fn write_game(app: &mut App, path: std::path::PathBuf, append: bool) {
         game: Box::new(app.game.to_game()),
         append,
         clears_autosave: matches!(app.mode, Mode::Play(_)) && finished,
+        origin: origin.map(Box::new),
     });
     app.saved = true;
     if let Mode::Play(p) = &mut app.mode {

@@ -59,6 +59,14 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
             "Quit",
             vec![
                 Line::raw("The game is not saved. Save it as PGN before quitting?"),
+                Line::raw(match app.game.origin() {
+                    Some(o) => format!(
+                        "(written back as game {} of {})",
+                        o.number,
+                        o.path.display()
+                    ),
+                    None => "(appended to the games file)".to_owned(),
+                }),
                 Line::raw(""),
                 Line::styled(
                     "y: save and quit   n: quit without saving   esc: stay",
