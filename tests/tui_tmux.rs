@@ -1,6 +1,8 @@
 //! End to end: the real binary in a tmux pane. Start a game, play 1. e4, see the engine reply,
 //! flip, take back, quit, and check the terminal was restored. Skipped when tmux is missing.
 
+mod common;
+
 use std::process::Command;
 use std::thread::sleep;
 use std::time::{Duration, Instant};
@@ -531,6 +533,99 @@ fn a_blunder_from_an_annotated_game_is_solved_as_a_puzzle() {
         t.contains("done: 1 puzzle: 0 solved at once, 1 after a retry")
     });
     s.keys(&["q", "n"]);
+    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 44's first bar: in a 36-game file, game 14 marked and written back with `w`: the file
+/// still holds 36 games, game 14 carries the mark, and the other 35 are byte for byte as they
+/// were.
+#[test]
+fn writing_one_game_back_keeps_the_other_35() {
+    if tmux_missing() {
+        return;
+    }
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let (dir, cmd) = fresh_home("inplace", "analyse immortal-games.pgn");
+    let file = dir.join("immortal-games.pgn");
+    std::fs::copy(shared.join("pgn/python-chess/immortal-games.pgn"), &file).unwrap();
+    let before = std::fs::read(&file).unwrap();
+    let s = Session::start(
+        "inplace",
+        120,
+        36,
+        &format!("cd {} && {cmd}", dir.display()),
+    );
+    s.wait_for("the game list", |t| {
+        t.contains("BROWSE") && t.contains("36 games")
+    });
+    s.keys(&["bauer"]);
+    s.wait_for("the filtered list", |t| t.contains("1 of 36 games"));
+    s.keys(&["Enter"]);
+    s.wait_for("game 14", |t| {
+        t.contains("ANALYSE") && t.contains("game 14")
+    });
+    s.keys(&["j", "1", "w"]);
+    s.wait_for("the write prompt", |t| t.contains("immortal-games.pgn"));
+    s.keys(&["Enter"]);
+    s.wait_for("the write", |t| t.contains("written back into"));
+    let after = std::fs::read(&file).unwrap();
+    let games = |bytes: &[u8]| -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        kibitzer::game::PgnReader::new(bytes)
+            .for_each_raw(|raw| {
+                out.push(raw.bytes.to_vec());
+                std::ops::ControlFlow::Continue(())
+            })
+            .unwrap();
+        out
+    };
+    let (old, new) = (games(&before), games(&after));
+    assert_eq!(new.len(), 36);
+    for i in (0..36).filter(|&i| i != 13) {
+        assert_eq!(old[i], new[i], "game {} changed", i + 1);
+    }
+    let game14 = kibitzer::game::parse_all(&String::from_utf8_lossy(&new[13])).remove(0);
+    let first = game14.game.tree.mainline().next().unwrap();
+    assert_eq!(game14.game.tree.node(first).nags, [kibitzer::game::Nag(1)]);
+    s.keys(&["q"]);
+    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 44's second bar: after ctrl-a, `q` asks and F3 asks; the game written afterwards
+/// carries the evaluations and the marks.
+#[test]
+fn a_whole_game_analysis_is_not_thrown_away() {
+    if tmux_missing() {
+        return;
+    }
+    let (dir, cmd) = fresh_home("pass", "analyse scholar.pgn");
+    std::fs::write(
+        dir.join("scholar.pgn"),
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n",
+    )
+    .unwrap();
+    let s = Session::start("pass", 120, 36, &format!("cd {} && {cmd}", dir.display()));
+    s.wait_for("the game", |t| t.contains("ANALYSE") && t.contains("Qxf7#"));
+    s.keys(&["C-a"]);
+    s.wait_for("the analysis", |t| t.contains("game analysed"));
+    s.keys(&["q"]);
+    s.wait_for("the quit question", |t| t.contains("Save it as PGN"));
+    s.keys(&["Escape", "F3"]);
+    s.wait_for("the browse question", |t| {
+        t.contains("changes that are not saved")
+    });
+    s.keys(&["n", "w"]);
+    s.wait_for("the write prompt", |t| t.contains("scholar.pgn"));
+    s.keys(&["Enter"]);
+    s.wait_for("the write", |t| t.contains("written back into"));
+    let written = std::fs::read_to_string(dir.join("scholar.pgn")).unwrap();
+    assert!(written.contains("[%eval"), "{written}");
+    assert!(written.contains("3... Nf6 $4"), "{written}");
+    s.keys(&["q"]);
     s.wait_for("the exit", |t| t.contains("EXITED 0"));
     let _ = std::fs::remove_dir_all(&dir);
 }
