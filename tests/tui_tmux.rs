@@ -266,10 +266,11 @@ fn prompt_editing_and_help_at_80x24() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Play mode hides the engine's judgement; save-and-quit keeps the game and the next start does
-/// not offer to resume it; nothing on the way shows an error.
+/// Play mode hides the engine's judgement; save-and-quit writes the unfinished game to the games
+/// file and the next start offers it back, saying where it was saved; nothing on the way shows
+/// an error.
 #[test]
-fn play_hides_the_engine_and_save_and_quit_is_not_resumed() {
+fn play_hides_the_engine_and_save_and_quit_resumes() {
     if tmux_missing() {
         return;
     }
@@ -291,19 +292,96 @@ fn play_hides_the_engine_and_save_and_quit_is_not_resumed() {
     s.wait_for("the quit question", |t| t.contains("Save it as PGN"));
     s.keys(&["y"]);
     s.wait_for("the exit", |t| t.contains("EXITED 0"));
-    let games = std::fs::read_to_string(dir.join("data/kibitzer/games.pgn")).unwrap();
+    let games_file = dir.join("data/kibitzer/games.pgn");
+    let games = std::fs::read_to_string(&games_file).unwrap();
     assert!(games.contains("1. d4"), "{games}");
-    assert!(!dir.join("data/kibitzer/autosave.toml").exists());
+    assert!(autosave_file(&dir).is_some(), "the game stays resumable");
     drop(s);
-    let (_, again) = fresh_home_keep(&dir, "play --white --tc untimed");
+    let (_, again) = fresh_home_keep(&dir, "");
     let s = Session::start("resume2", 120, 36, &again);
-    let screen = s.wait_for("the board", |t| {
-        t.contains("PLAY") && t.contains("no moves yet")
+    s.wait_for("the offer", |t| {
+        t.contains("Resume") && t.contains("unfinished game")
     });
-    assert!(!screen.contains("Resume"), "{screen}");
-    s.keys(&["q"]);
+    s.keys(&["y"]);
+    let screen = s.wait_for("the resumed game", |t| {
+        t.contains("PLAY") && t.contains("1. d4 ") && t.contains("saved unfinished in")
+    });
+    assert!(screen.contains("games.pgn"), "{screen}");
+    s.keys(&["q", "n"]);
     s.wait_for("the exit", |t| t.contains("EXITED 0"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 44's third bar: a comment and a variation in analyse mode, the terminal killed, a new
+/// start: the analysis is offered back with both.
+#[test]
+fn an_analysis_survives_a_killed_terminal() {
+    if tmux_missing() {
+        return;
+    }
+    let (dir, cmd) = fresh_home(
+        "crash",
+        "analyse 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'",
+    );
+    let s = Session::start("crash", 120, 36, &cmd);
+    s.wait_for("the board", |t| t.contains("ANALYSE"));
+    s.keys(&["e", "4", "Enter", "e", "5", "Enter", "k", "c", "5", "Enter"]);
+    s.wait_for("the variation", |t| t.contains("(1... c5)"));
+    // tmux reads a bare ';' as its own command separator.
+    s.keys(&["\\;"]);
+    s.wait_for("the comment prompt", |t| t.contains("Comment:"));
+    s.keys(&["the Sicilian", "Enter"]);
+    s.wait_for("the comment", |t| t.contains("c5 the Sicilian"));
+    let start = Instant::now();
+    while !autosave_file(&dir)
+        .and_then(|f| std::fs::read_to_string(f).ok())
+        .is_some_and(|t| t.contains("the Sicilian"))
+    {
+        assert!(start.elapsed() < Duration::from_secs(10), "no autosave");
+        sleep(Duration::from_millis(50));
+    }
+    // The terminal goes away with the program in it; wait until the process is gone.
+    let file = autosave_file(&dir).unwrap();
+    let pid = file
+        .file_stem()
+        .unwrap()
+        .to_string_lossy()
+        .replace("autosave-", "");
+    drop(s);
+    let start = Instant::now();
+    while std::path::Path::new(&format!("/proc/{pid}")).exists() {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "kibitzer outlived its terminal"
+        );
+        sleep(Duration::from_millis(50));
+    }
+    let (_, again) = fresh_home_keep(&dir, "");
+    let s = Session::start("crash2", 120, 36, &again);
+    s.wait_for("the offer", |t| {
+        t.contains("Resume") && t.contains("analysis")
+    });
+    s.keys(&["y"]);
+    s.wait_for("the analysis back", |t| {
+        t.contains("ANALYSE") && t.contains("(1... c5 the Sicilian)") && t.contains("resumed")
+    });
+    s.keys(&["q"]);
+    s.wait_for("the quit question", |t| t.contains("Save it as PGN"));
+    s.keys(&["n"]);
+    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The autosave file of a run in `dir`'s data folder, if there is one.
+fn autosave_file(dir: &std::path::Path) -> Option<std::path::PathBuf> {
+    std::fs::read_dir(dir.join("data/kibitzer"))
+        .ok()?
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("autosave"))
+        })
 }
 
 /// The command line for `args` in the home `dir` made by `fresh_home`, keeping its files.
@@ -385,7 +463,6 @@ fn forty_moves_from_a_fresh_home_show_no_error() {
     let (dir, cmd) = fresh_home("forty", "play --white --tc 1+0 --level 1");
     let s = Session::start("forty", 120, 36, &cmd);
     s.wait_for("the board", |t| t.contains("PLAY"));
-    let autosave = dir.join("data/kibitzer/autosave.toml");
     let mut adviser = Adviser::start();
     let no_error = |screen: &str| !screen.contains("could not") && !screen.contains("error");
     let mut ours = 0;
@@ -399,7 +476,9 @@ fn forty_moves_from_a_fresh_home_show_no_error() {
             continue;
         }
         // Our turn when the autosave holds an even number of moves (none at the start).
-        let moves = autosaved_moves(&autosave).unwrap_or_default();
+        let moves = autosave_file(&dir)
+            .and_then(|f| autosaved_moves(&f))
+            .unwrap_or_default();
         let fresh = moves.is_empty() && screen.contains("no moves yet");
         if (fresh || !moves.is_empty())
             && moves.len().is_multiple_of(2)
@@ -411,7 +490,9 @@ fn forty_moves_from_a_fresh_home_show_no_error() {
             s.wait_for("the move taken", |t| {
                 !no_error(t)
                     || game_over(t)
-                    || autosaved_moves(&autosave).is_some_and(|m| m.len() >= played)
+                    || autosave_file(&dir)
+                        .and_then(|f| autosaved_moves(&f))
+                        .is_some_and(|m| m.len() >= played)
             });
             ours += 1;
         }

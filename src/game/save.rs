@@ -148,8 +148,9 @@ fn remove_stale_temporaries(target: &Path, name: &str) {
     }
 }
 
+/// Whether a process with this id runs (on other systems: assumed so).
 #[cfg(unix)]
-fn process_alive(pid: u32) -> bool {
+pub fn process_alive(pid: u32) -> bool {
     let Ok(pid) = libc::pid_t::try_from(pid) else {
         return true;
     };
@@ -159,7 +160,7 @@ fn process_alive(pid: u32) -> bool {
 }
 
 #[cfg(not(unix))]
-fn process_alive(_: u32) -> bool {
+pub fn process_alive(_: u32) -> bool {
     true
 }
 
@@ -272,7 +273,7 @@ pub enum ReplaceError {
 }
 
 /// Where a game was read from: its file, number, byte offset, and the bytes it was read from.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct GameOrigin {
     pub path: PathBuf,
     pub number: u64,
@@ -311,9 +312,21 @@ pub fn replace_game(origin: &GameOrigin, game: &Game) -> Result<Vec<u8>, Replace
 }
 
 /// Appends one game to `path` (created if missing), separated from what is there by a blank
-/// line. On failure the file is truncated back to its previous length.
-pub fn append_game(path: &Path, game: &Game) -> io::Result<()> {
-    let (path, _) = save_target(path)?;
+/// line. On failure the file is truncated back to its previous length. Returns where the game
+/// went, to write it back there later.
+pub fn append_game(path: &Path, game: &Game) -> io::Result<GameOrigin> {
+    let (target, _) = save_target(path)?;
+    // The games before it, for its number (a file of other text counts what it can).
+    let before = match File::open(&target) {
+        Ok(f) => {
+            let mut games = 0;
+            super::index::scan(f, |_| games += 1)?;
+            games
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => 0,
+        Err(e) => return Err(e),
+    };
+    let path = target;
     let mut file = OpenOptions::new()
         .read(true)
         .append(true)
@@ -334,6 +347,7 @@ pub fn append_game(path: &Path, game: &Game) -> io::Result<()> {
             _ => text.push_str("\n\n"),
         }
     }
+    let separator = text.len();
     write_game(game, &mut text);
     let result = file
         .write_all(text.as_bytes())
@@ -343,7 +357,12 @@ pub fn append_game(path: &Path, game: &Game) -> io::Result<()> {
         let _ = file.sync_data();
         return Err(e);
     }
-    Ok(())
+    Ok(GameOrigin {
+        path: path.to_path_buf(),
+        number: before + 1,
+        offset: old_len + separator as u64,
+        bytes: text.as_bytes()[separator..].to_vec(),
+    })
 }
 
 #[cfg(test)]
@@ -485,7 +504,11 @@ mod tests {
         let mut f = OpenOptions::new().append(true).open(&path).unwrap();
         f.write_all(b"[Event \"c\"]\n\n1. c4 *").unwrap();
         drop(f);
-        append_game(&path, &games[0]).unwrap();
+        let origin = append_game(&path, &games[0]).unwrap();
+        assert_eq!(
+            (origin.number, origin.bytes.len()),
+            (4, games[0].to_pgn().len())
+        );
         let again = parse_all(&fs::read_to_string(&path).unwrap());
         assert_eq!(again.len(), 4);
         assert!(again.iter().all(|g| g.is_ok()));

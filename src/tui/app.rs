@@ -203,9 +203,14 @@ pub enum Effect {
         clears_autosave: bool,
         /// Write the game back over the one it was read from, instead (`path` is its file).
         origin: Option<Box<crate::game::GameOrigin>>,
+        /// An unfinished game against the engine: autosaved again once saved, with where it
+        /// went, so that it can be resumed and finished there.
+        resume: Option<Box<super::autosave::Saved>>,
     },
     Autosave(String),
     ClearAutosave,
+    /// Remove an autosave of an earlier run, resumed or discarded.
+    RemoveAutosave(PathBuf),
     /// Index a PGN file, then report `LibraryEvent::Indexed`.
     IndexPgn(PathBuf),
     /// Parse every game of a PGN file, reporting the bad ones (`LibraryEvent::Checked`).
@@ -272,6 +277,8 @@ pub struct App {
     pub engine_current: String,
     /// External engines that failed this session.
     pub engines_failed: Vec<String>,
+    /// The analysis last autosaved (empty: none is in the autosave file).
+    pub autosaved: String,
 }
 
 impl App {
@@ -310,6 +317,7 @@ impl App {
             tb: TbPanel::default(),
             engine_current: super::config::BUILTIN.into(),
             engines_failed: Vec::new(),
+            autosaved: String::new(),
         }
     }
 

@@ -1,5 +1,10 @@
 //! The current game, saved in the data directory after every move and offered back on the next
-//! start. Our own small TOML record (start FEN, UCI moves, play settings, clocks).
+//! start. Our own small TOML record: for a game against the engine the start FEN, UCI moves,
+//! play settings and clocks; for an analysis with unsaved work the whole game as PGN (variations,
+//! comments, marks), the file and game it came from, and the move shown.
+//!
+//! Each running instance has its own file (`autosave-PID.toml`), so two at once never take each
+//! other's; a file whose process is gone is offered back at the next start.
 //!
 //! One writer thread owns the file: saves and clears are carried out in the order they were
 //! asked for, so an older state can never overwrite a newer one.
@@ -29,6 +34,21 @@ pub struct Saved {
     pub time_control: Option<String>,
     pub white_ms: Option<u64>,
     pub black_ms: Option<u64>,
+    /// An analysis: the whole game as PGN (the moves above are then its main line).
+    pub pgn: Option<String>,
+    /// The move shown, as the child index taken at each node from the start.
+    #[serde(default)]
+    pub shown: Vec<u32>,
+    /// The file and game an analysed game was read from (see `GameOrigin`).
+    pub origin_path: Option<PathBuf>,
+    pub origin_number: Option<u64>,
+    pub origin_offset: Option<u64>,
+    pub origin_text: Option<String>,
+    /// Where the game was last saved, to say so when it is resumed.
+    pub saved_to: Option<PathBuf>,
+    /// The autosave file this was read from (not written).
+    #[serde(skip)]
+    pub file: Option<PathBuf>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -41,8 +61,58 @@ pub enum AutosaveError {
     Move { index: usize, uci: String },
 }
 
+/// This instance's autosave file.
 pub fn path() -> Option<PathBuf> {
-    dirs::data_dir().map(|d| d.join("kibitzer").join("autosave.toml"))
+    dirs::data_dir().map(|d| {
+        d.join("kibitzer")
+            .join(format!("autosave-{}.toml", std::process::id()))
+    })
+}
+
+/// Autosaves left by instances that are no longer running (and the one file of older
+/// versions), newest first.
+pub fn orphans() -> Vec<PathBuf> {
+    let Some(dir) = dirs::data_dir().map(|d| d.join("kibitzer")) else {
+        return Vec::new();
+    };
+    let Ok(entries) = fs::read_dir(&dir) else {
+        return Vec::new();
+    };
+    let mut found: Vec<(std::time::SystemTime, PathBuf)> = entries
+        .flatten()
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            match name
+                .strip_prefix("autosave")
+                .and_then(|n| n.strip_suffix(".toml"))
+            {
+                Some("") => true,
+                Some(pid) => pid
+                    .strip_prefix('-')
+                    .and_then(|p| p.parse::<u32>().ok())
+                    .is_some_and(|p| {
+                        p != std::process::id() && !crate::game::save::process_alive(p)
+                    }),
+                None => false,
+            }
+        })
+        .map(|e| {
+            let modified = e.metadata().and_then(|m| m.modified());
+            (modified.unwrap_or(std::time::UNIX_EPOCH), e.path())
+        })
+        .collect();
+    found.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
+    found.into_iter().map(|(_, p)| p).collect()
+}
+
+/// The newest autosave worth offering back, with its file set.
+pub fn newest_orphan() -> Option<Saved> {
+    orphans().into_iter().find_map(|path| {
+        let mut saved = Saved::parse(&fs::read_to_string(&path).ok()?).ok()?;
+        saved.file = Some(path);
+        (!saved.moves.is_empty() || saved.pgn.is_some()).then_some(saved)
+    })
 }
 
 /// Where finished games of play mode are appended.
@@ -61,6 +131,7 @@ impl Saved {
                 _ => None,
             })
             .collect();
+        let origin = game.origin();
         let mut saved = Saved {
             fen: game.start().fen(),
             moves,
@@ -69,7 +140,20 @@ impl Saved {
             time_control: None,
             white_ms: None,
             black_ms: None,
+            pgn: None,
+            shown: Vec::new(),
+            origin_path: origin.map(|o| o.path.clone()),
+            origin_number: origin.map(|o| o.number),
+            origin_offset: origin.map(|o| o.offset),
+            // Bytes that are not UTF-8 come back different, and a write-back then refuses.
+            origin_text: origin.map(|o| String::from_utf8_lossy(&o.bytes).into_owned()),
+            saved_to: None,
+            file: None,
         };
+        if let Mode::Analyse(_) = &app.mode {
+            saved.pgn = Some(game.to_game().to_pgn());
+            saved.shown = path_to(tree, game.current_node());
+        }
         if let Mode::Play(p) = &app.mode {
             saved.human = Some(p.human.fold("white", "black").into());
             saved.level = Some(p.level);
@@ -113,6 +197,36 @@ impl Saved {
         }
     }
 
+    /// The file and game an analysed game came from.
+    pub fn origin(&self) -> Option<crate::game::GameOrigin> {
+        Some(crate::game::GameOrigin {
+            path: self.origin_path.clone()?,
+            number: self.origin_number?,
+            offset: self.origin_offset?,
+            bytes: self.origin_text.clone()?.into_bytes(),
+        })
+    }
+
+    /// Records where the game is in a file.
+    pub fn set_origin(&mut self, origin: &crate::game::GameOrigin) {
+        self.origin_path = Some(origin.path.clone());
+        self.origin_number = Some(origin.number);
+        self.origin_offset = Some(origin.offset);
+        self.origin_text = Some(String::from_utf8_lossy(&origin.bytes).into_owned());
+    }
+
+    /// The node reached by following `shown` from the start (as far as it goes).
+    pub fn shown_node(&self, tree: &crate::game::Tree) -> crate::game::NodeId {
+        let mut node = crate::game::NodeId::ROOT;
+        for &i in &self.shown {
+            match tree.node(node).children().get(i as usize) {
+                Some(&child) => node = child,
+                None => break,
+            }
+        }
+        node
+    }
+
     pub fn time_control(&self) -> TimeControl {
         self.time_control
             .as_deref()
@@ -126,6 +240,19 @@ impl Saved {
             Duration::from_millis(self.black_ms?),
         ))
     }
+}
+
+/// The child indices from the start to `node`.
+fn path_to(tree: &crate::game::Tree, node: crate::game::NodeId) -> Vec<u32> {
+    let mut path = Vec::new();
+    let mut at = node;
+    while let Some(parent) = tree.previous(at) {
+        let i = tree.node(parent).children().iter().position(|&c| c == at);
+        path.push(i.unwrap_or(0) as u32);
+        at = parent;
+    }
+    path.reverse();
+    path
 }
 
 enum Job {
@@ -218,6 +345,14 @@ mod tests {
             time_control: Some("5+3".into()),
             white_ms: Some(1000),
             black_ms: Some(2000),
+            pgn: None,
+            shown: vec![],
+            origin_path: None,
+            origin_number: None,
+            origin_offset: None,
+            origin_text: None,
+            saved_to: None,
+            file: None,
         };
         let back = Saved::parse(&s.to_text()).unwrap();
         assert_eq!(back, s);

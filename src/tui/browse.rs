@@ -47,8 +47,9 @@ pub enum LibraryEvent {
         done: bool,
     },
     Loaded(PathBuf, u64, Result<Box<(ParsedGame, GameOrigin)>, String>),
-    /// Game `origin.number` was written back into its file; `origin.bytes` are its bytes now.
-    Replaced(Box<GameOrigin>),
+    /// A game was written into a file: back over itself (true) or appended; `origin.bytes`
+    /// are its bytes there now.
+    Written(Box<GameOrigin>, bool),
 }
 
 impl Library {
@@ -238,7 +239,18 @@ pub fn event(app: &mut App, event: LibraryEvent) {
             "could not read game {number} of {}: {e}",
             path.display()
         )),
-        LibraryEvent::Replaced(origin) => {
+        LibraryEvent::Written(origin, false) => {
+            // The game on screen now lives there: the next save writes it back in place.
+            if app.game.origin().is_none() && matches!(app.mode, Mode::Play(_) | Mode::Analyse(_)) {
+                app.game.set_origin(Some(*origin.clone()));
+            }
+            app.info(format!(
+                "saved to {} (game {})",
+                origin.path.display(),
+                origin.number
+            ));
+        }
+        LibraryEvent::Written(origin, true) => {
             if let Some(lib) = app.library.as_mut().filter(|l| l.path == origin.path) {
                 let old_len = lib.index.get(origin.number).map(|e| e.len);
                 match lib.index.with_game_replaced(origin.number, &origin.bytes) {

@@ -49,7 +49,6 @@ use crate::game::index::load_entry_with_bytes;
 use crate::game::{GameIndex, GameOrigin, PgnReader};
 
 use app::{App, Effect, Overlay};
-use autosave::Saved;
 use browse::LibraryEvent;
 use clock::TimeControl;
 use engine_link::{EngineEvent, EngineLink, SearchId};
@@ -135,10 +134,7 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
         Start::Endgame(target) => endgame::start(&mut app, target),
     }
     if let Start::Default = options.start
-        && let Some(saved) = autosave::path()
-            .and_then(|p| fs::read_to_string(p).ok())
-            .and_then(|t| Saved::parse(&t).ok())
-            .filter(|s| !s.moves.is_empty())
+        && let Some(saved) = autosave::newest_orphan()
     {
         app.overlay = Some(Overlay::Resume(Box::new(saved)));
     }
@@ -311,45 +307,34 @@ fn run_effects(
                 continue;
             }
             Effect::SaveGame {
-                origin: Some(origin),
-                game,
-                ..
-            } => thread::spawn(move || {
-                let event = match crate::game::replace_game(&origin, &game) {
-                    Ok(bytes) => Event::Library(LibraryEvent::Replaced(Box::new(GameOrigin {
-                        bytes,
-                        ..*origin
-                    }))),
-                    Err(e) => Event::Job(Err(format!(
-                        "could not write game {} back into {}: {e}; nothing was written \
-                         (:write FILE saves it elsewhere)",
-                        origin.number,
-                        origin.path.display()
-                    ))),
-                };
-                let _ = tx.send(event);
-            }),
-            Effect::SaveGame {
                 path,
                 game,
                 append,
                 clears_autosave,
-                origin: None,
+                origin,
+                resume,
             } => {
-                let autosave = jobs
-                    .autosave
-                    .as_ref()
-                    .filter(|_| clears_autosave)
-                    .map(autosave::Writer::handle);
+                let autosave = jobs.autosave.as_ref().map(autosave::Writer::handle);
                 thread::spawn(move || {
-                    let result = save_pgn(&path, &game, append)
-                        .map(|()| format!("saved to {}", path.display()))
-                        .map_err(|e| format!("could not write {}: {e}", path.display()));
-                    // The game is safe in the file: nothing is left to resume.
-                    if let (Ok(_), Some(autosave)) = (&result, autosave) {
-                        autosave.clear();
-                    }
-                    let _ = tx.send(Event::Job(result));
+                    let written = write_pgn(&path, &game, append, origin.as_deref());
+                    let event = match written {
+                        Ok(Some(at)) => {
+                            keep_resumable(autosave.as_ref(), clears_autosave, resume, &at);
+                            let replaced = origin.is_some();
+                            Event::Library(LibraryEvent::Written(Box::new(at), replaced))
+                        }
+                        Ok(None) => {
+                            keep_resumable(
+                                autosave.as_ref(),
+                                clears_autosave,
+                                None,
+                                &GameOrigin::default(),
+                            );
+                            Event::Job(Ok(format!("saved to {}", path.display())))
+                        }
+                        Err(e) => Event::Job(Err(e)),
+                    };
+                    let _ = tx.send(event);
                 })
             }
             Effect::Autosave(contents) => {
@@ -361,6 +346,17 @@ fn run_effects(
             Effect::ClearAutosave => {
                 if let Some(writer) = &jobs.autosave {
                     writer.handle().clear();
+                }
+                continue;
+            }
+            Effect::RemoveAutosave(path) => {
+                if let Err(e) = fs::remove_file(&path)
+                    && e.kind() != io::ErrorKind::NotFound
+                {
+                    let _ = tx.send(Event::Job(Err(format!(
+                        "could not remove {}: {e}",
+                        path.display()
+                    ))));
                 }
                 continue;
             }
@@ -455,13 +451,58 @@ fn create_parent(path: &Path) -> io::Result<()> {
     }
 }
 
-/// Appends a game to a PGN file, or replaces the file with it atomically.
-fn save_pgn(path: &Path, game: &crate::game::Game, append: bool) -> io::Result<()> {
-    create_parent(path)?;
+/// Writes a game back over the one it was read from, appends it to a PGN file, or replaces
+/// the file with it atomically; says where it went when it can be written back there later.
+fn write_pgn(
+    path: &Path,
+    game: &crate::game::Game,
+    append: bool,
+    origin: Option<&GameOrigin>,
+) -> Result<Option<GameOrigin>, String> {
+    if let Some(origin) = origin {
+        return match crate::game::replace_game(origin, game) {
+            Ok(bytes) => Ok(Some(GameOrigin {
+                bytes,
+                ..origin.clone()
+            })),
+            Err(e) => Err(format!(
+                "could not write game {} back into {}: {e}; nothing was written \
+                 (:write FILE saves it elsewhere)",
+                origin.number,
+                origin.path.display()
+            )),
+        };
+    }
+    let failed = |e: io::Error| format!("could not write {}: {e}", path.display());
+    create_parent(path).map_err(failed)?;
     if append {
         crate::game::append_game(path, game)
+            .map(Some)
+            .map_err(failed)
     } else {
         crate::game::save_games(path, [game])
+            .map(|()| None)
+            .map_err(failed)
+    }
+}
+
+/// After a save: a finished game leaves nothing to resume; an unfinished one stays resumable,
+/// its autosave saying where it went.
+fn keep_resumable(
+    autosave: Option<&autosave::WriterHandle>,
+    clears: bool,
+    resume: Option<Box<autosave::Saved>>,
+    at: &GameOrigin,
+) {
+    let Some(autosave) = autosave else {
+        return;
+    };
+    if clears {
+        autosave.clear();
+    } else if let Some(mut saved) = resume {
+        saved.saved_to = Some(at.path.clone());
+        saved.set_origin(at);
+        autosave.save(saved.to_text());
     }
 }
 

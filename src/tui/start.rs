@@ -3,7 +3,7 @@
 
 use crate::chess::{Color, Position};
 
-use super::app::{AnalyseState, App, DialogField, Mode, NewGameDialog, Overlay, PlayState};
+use super::app::{AnalyseState, App, DialogField, Effect, Mode, NewGameDialog, Overlay, PlayState};
 use super::autosave::Saved;
 use super::clock::{Clocks, DEFAULT_PRESET, PRESETS, TimeControl};
 use super::config::BookChoice;
@@ -103,6 +103,13 @@ pub fn start_play(app: &mut App, start: Position, human: Color, tc: TimeControl,
 }
 
 pub fn resume(app: &mut App, saved: &Saved) {
+    if let Some(file) = saved.file.clone() {
+        // This instance's own autosave takes over from here.
+        app.effects.push(Effect::RemoveAutosave(file));
+    }
+    if let Some(pgn) = &saved.pgn {
+        return resume_analysis(app, saved, pgn);
+    }
     let (start, moves) = match saved.replay() {
         Ok(r) => r,
         Err(e) => return app.error(e.to_string()),
@@ -126,12 +133,42 @@ pub fn resume(app: &mut App, saved: &Saved) {
     for m in moves {
         app.game.play(m);
     }
+    // Saved unfinished into a file: finishing it writes it over that copy.
+    app.game.set_origin(saved.origin());
     if let Mode::Play(p) = &mut app.mode
         && !app.game.is_empty()
     {
         p.clocks.start(app.game.last().turn(), app.now);
     }
-    app.info("resumed the game from last time");
+    app.effects
+        .push(Effect::Autosave(Saved::capture(app).to_text()));
+    match &saved.saved_to {
+        Some(file) => app.info(format!(
+            "resumed the game from last time (saved unfinished in {})",
+            file.display()
+        )),
+        None => app.info("resumed the game from last time"),
+    }
+}
+
+/// An analysis from the autosave: the whole tree, its file, the move shown; still unsaved.
+fn resume_analysis(app: &mut App, saved: &Saved, pgn: &str) {
+    let Some(parsed) = crate::game::parse_all(pgn).into_iter().next() else {
+        return app.error("autosave: the analysis could not be read back");
+    };
+    let mut record = Record::from_game(parsed.game);
+    record.set_origin(saved.origin());
+    let shown = saved.shown_node(record.tree());
+    enter_analyse_with(app, record);
+    app.game.goto(shown);
+    app.saved = false;
+    let from = match saved.origin() {
+        Some(o) => format!(" (game {} of {})", o.number, o.path.display()),
+        None => String::new(),
+    };
+    app.info(format!(
+        "resumed the analysis from last time{from}; not saved yet"
+    ));
 }
 
 fn reset_view(app: &mut App) {

@@ -420,7 +420,7 @@ fn quit_offers_to_save_an_unsaved_game() {
             .iter()
             .any(|e| matches!(e, Effect::ClearAutosave))
     );
-    // Saved on the way out: the save clears the autosave once it has landed.
+    // Saved on the way out unfinished: it stays resumable, its autosave saying where it went.
     let mut app = playing(Color::White);
     keys(&mut app, "e4<Enter>q");
     app.effects.clear();
@@ -429,7 +429,8 @@ fn quit_offers_to_save_an_unsaved_game() {
     assert!(app.effects.iter().any(|e| matches!(
         e,
         Effect::SaveGame {
-            clears_autosave: true,
+            clears_autosave: false,
+            resume: Some(_),
             ..
         }
     )));

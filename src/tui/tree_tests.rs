@@ -49,8 +49,8 @@ fn run_saves(app: &mut App) {
         {
             if let Some(origin) = origin {
                 let bytes = crate::game::replace_game(&origin, &game).unwrap();
-                let event =
-                    LibraryEvent::Replaced(Box::new(crate::game::GameOrigin { bytes, ..*origin }));
+                let at = crate::game::GameOrigin { bytes, ..*origin };
+                let event = LibraryEvent::Written(Box::new(at), true);
                 update(app, Action::Library(event));
             } else if append {
                 crate::game::append_game(&path, &game).unwrap();

@@ -125,6 +125,24 @@ pub fn settle(app: &mut App) {
     endgame::settle(app);
     tablebase::request(app);
     engine_sync::sync_engine(app);
+    autosave_analysis(app);
+}
+
+/// An analysis with unsaved work is in the autosave file as it changes; once saved, it goes.
+fn autosave_analysis(app: &mut App) {
+    if !matches!(app.mode, Mode::Analyse(_)) {
+        return;
+    }
+    if app.has_unsaved_work() {
+        let text = Saved::capture(app).to_text();
+        if text != app.autosaved {
+            app.effects.push(Effect::Autosave(text.clone()));
+            app.autosaved = text;
+        }
+    } else if !app.autosaved.is_empty() {
+        app.autosaved.clear();
+        app.effects.push(Effect::ClearAutosave);
+    }
 }
 
 /// The node of the evaluation graph's line under a click, when the graph is shown.
@@ -410,7 +428,12 @@ fn overlay_key(app: &mut App, key: EditKey) {
         },
         Overlay::Resume(saved) => match key {
             EditKey::Char('y' | 'Y') | EditKey::Enter => start::resume(app, &saved),
-            EditKey::Char('n' | 'N') | EditKey::Esc => app.effects.push(Effect::ClearAutosave),
+            EditKey::Char('n' | 'N') | EditKey::Esc => {
+                if let Some(file) = saved.file.clone() {
+                    app.effects.push(Effect::RemoveAutosave(file));
+                }
+                app.info("the unfinished work of last time was discarded");
+            }
             _ => app.overlay = Some(Overlay::Resume(saved)),
         },
         Overlay::Promotion { from, to } => {
@@ -454,10 +477,11 @@ pub fn save_game(app: &mut App, path: Option<std::path::PathBuf>) {
 /// `path` replaces only itself there; another file that holds games is not replaced without a
 /// question.
 pub fn write_game(app: &mut App, path: std::path::PathBuf, append: bool) {
+    // Saved to its own file, a game replaces itself there (appending would make a copy).
     let origin = app
         .game
         .origin()
-        .filter(|o| !append && same_path(&o.path, &path))
+        .filter(|o| same_path(&o.path, &path))
         .cloned();
     if origin.is_none() && !append {
         let games = games_in(&path);
@@ -476,14 +500,17 @@ pub fn queue_write(
     append: bool,
     origin: Option<crate::game::GameOrigin>,
 ) {
-    // A game against the engine that is over, or saved on the way out, has nothing to resume.
-    let finished = app.game.end().is_some() || app.quit;
+    // A game against the engine that is over has nothing to resume; one saved before its end
+    // stays resumable, and its autosave will say where it went.
+    let playing = matches!(app.mode, Mode::Play(_));
+    let finished = app.game.end().is_some();
     app.effects.push(Effect::SaveGame {
         path,
         game: Box::new(app.game.to_game()),
         append,
-        clears_autosave: matches!(app.mode, Mode::Play(_)) && finished,
+        clears_autosave: !playing || finished,
         origin: origin.map(Box::new),
+        resume: (playing && !finished).then(|| Box::new(Saved::capture(app))),
     });
     app.saved = true;
     if let Mode::Play(p) = &mut app.mode {

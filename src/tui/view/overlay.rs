@@ -59,17 +59,20 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
             "Quit",
             vec![
                 Line::raw("The game is not saved. Save it as PGN before quitting?"),
-                Line::raw(match app.game.origin() {
-                    Some(o) => format!(
+                Line::raw(match (app.game.origin(), app.human()) {
+                    (Some(o), _) => format!(
                         "(written back as game {} of {})",
                         o.number,
                         o.path.display()
                     ),
-                    None => "(appended to the games file)".to_owned(),
+                    (None, Some(_)) => {
+                        "(appended to the games file; offered to resume next time)".to_owned()
+                    }
+                    (None, None) => "(appended to the games file)".to_owned(),
                 }),
                 Line::raw(""),
                 Line::styled(
-                    "y: save and quit   n: quit without saving   esc: stay",
+                    "y: save and quit   n: quit and discard it   esc: stay",
                     bold,
                 ),
             ],
@@ -91,13 +94,22 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
             "Resume",
             vec![
                 Line::raw(format!(
-                    "An unfinished {} from last time ({} moves) was saved.",
+                    "An unfinished {} from last time ({} moves{}) was kept.",
                     if saved.human.is_some() {
                         "game"
                     } else {
                         "analysis"
                     },
-                    saved.moves.len()
+                    saved.moves.len(),
+                    if saved
+                        .pgn
+                        .as_deref()
+                        .is_some_and(|p| p.contains('(') || p.contains('{'))
+                    {
+                        ", with variations or comments"
+                    } else {
+                        ""
+                    }
                 )),
                 Line::raw(""),
                 Line::styled("y/enter: resume   n/esc: discard it", bold),
