@@ -31,6 +31,8 @@ pub enum Pending {
     Resign,
     /// The game list of the open file (or the prompt for one).
     Browse,
+    /// Analyse mode on the game shown (a game in play stops).
+    Analyse,
     /// `w` to a file of other games: replace it, or append this game to it.
     Overwrite {
         path: std::path::PathBuf,
@@ -43,6 +45,10 @@ impl Pending {
     pub fn question(&self, app: &App) -> (&'static str, &'static str) {
         match self {
             Pending::Resign => ("Resign this game?", "y: resign   n/esc: play on"),
+            Pending::Analyse => (
+                "Stop this game and analyse it? The clocks stop and the engine stops playing.",
+                "y: analyse it (unsaved: ctrl-s saves it)   n/esc: keep playing",
+            ),
             Pending::Overwrite { games: 1, .. } => (
                 "That file holds another game; writing replaces it.",
                 "r: replace the file   a: append this game   n/esc: cancel",
@@ -75,6 +81,9 @@ impl Pending {
 pub fn ask_or_do(app: &mut App, action: Pending) {
     let asks = match action {
         Pending::Resign => app.human().is_some() && app.game.end().is_none(),
+        Pending::Analyse => {
+            app.human().is_some() && app.game.end().is_none() && !app.game.is_empty()
+        }
         // The list keeps the game until another is opened; a game in play would stop.
         Pending::Browse => app.has_unsaved_work() && !matches!(app.mode, super::app::Mode::Browse),
         _ => app.has_unsaved_work(),
@@ -150,6 +159,13 @@ fn carry_out(app: &mut App, action: Pending) {
         }
         Pending::Resign => play::resign(app),
         Pending::Browse => super::browse::enter(app),
+        Pending::Analyse => {
+            let was_playing = app.human().is_some() && app.game.end().is_none();
+            start::enter_analyse(app);
+            if was_playing && !app.game.is_empty() {
+                app.info("the game stopped: analysing it now (not saved: ctrl-s saves it)");
+            }
+        }
         Pending::Overwrite { path, .. } => super::update::queue_write(app, path, false, None),
     }
 }

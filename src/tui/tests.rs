@@ -443,8 +443,14 @@ fn analyse_mode_infinite_analysis_follows_navigation() {
     keys(&mut app, "e4<Enter>");
     let (id, _, _) = take_go(&mut app).unwrap();
     reply(&mut app, id, "e7e5");
-    keys(&mut app, "<F2> ");
+    keys(&mut app, "<F2>");
+    assert!(
+        matches!(app.overlay, Some(Overlay::Confirm(_))),
+        "a game in progress asks"
+    );
+    keys(&mut app, "y ");
     assert!(matches!(app.mode, Mode::Analyse(_)));
+    assert!(app.has_unsaved_work(), "the stopped game is unsaved work");
     let (id, moves, limits) = take_go(&mut app).unwrap();
     assert_eq!((moves.len(), limits), (2, GoLimits::Infinite));
     let info = PvInfo {

@@ -212,7 +212,7 @@ fn command(app: &mut App, c: Command) {
         Command::Open => open_prompt(app, PromptKind::OpenPgn),
         Command::Setup => setup::enter(app),
         Command::ModePlay => confirm::ask_or_do(app, Pending::NewGame),
-        Command::ModeAnalyse => start::enter_analyse(app),
+        Command::ModeAnalyse => confirm::ask_or_do(app, Pending::Analyse),
         Command::ModeBrowse => confirm::ask_or_do(app, Pending::Browse),
         Command::ModeEndgame => {
             app.prompt = Some(Prompt::preselected(

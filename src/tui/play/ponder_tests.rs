@@ -163,7 +163,8 @@ fn takeback_new_game_mode_change_and_ponder_off_stop_pondering() {
 
     let mut app = pondering_after_e4_e5();
     commands(&mut app);
-    keys(&mut app, ":analyse<Enter>");
+    // A game in progress asks before it stops.
+    keys(&mut app, ":analyse<Enter>y");
     assert!(
         commands(&mut app)
             .iter()
