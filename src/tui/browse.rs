@@ -26,6 +26,8 @@ pub struct Library {
     pub selected: usize,
     /// The first error of each bad game, by game number.
     pub errors: HashMap<u64, String>,
+    /// The first warning of each game read whole but odd, by game number.
+    pub warnings: HashMap<u64, String>,
     /// Games checked so far by the background pass, and whether it finished.
     pub checked: u64,
     pub check_done: bool,
@@ -43,6 +45,8 @@ pub enum LibraryEvent {
         path: PathBuf,
         upto: u64,
         errors: Vec<(u64, String)>,
+        /// The first warning of each odd game (a Result tag against the moves' result...).
+        warnings: Vec<(u64, String)>,
         openings: Vec<(u64, Opening)>,
         done: bool,
     },
@@ -62,6 +66,7 @@ impl Library {
             matches,
             selected: 0,
             errors: HashMap::new(),
+            warnings: HashMap::new(),
             checked: 0,
             check_done: false,
             openings: HashMap::new(),
@@ -225,11 +230,13 @@ pub fn event(app: &mut App, event: LibraryEvent) {
             path,
             upto,
             errors,
+            warnings,
             openings,
             done,
         } => {
             if let Some(lib) = app.library.as_mut().filter(|l| l.path == path) {
                 lib.errors.extend(errors);
+                lib.warnings.extend(warnings);
                 lib.openings.extend(openings);
                 lib.checked = upto;
                 lib.check_done = done;
@@ -275,7 +282,13 @@ pub fn event(app: &mut App, event: LibraryEvent) {
         }
         LibraryEvent::Loaded(path, number, Ok(loaded)) => {
             let (parsed, origin) = *loaded;
-            let first_error = parsed.errors.first().map(ToString::to_string);
+            // A warning (the Result tag against the moves, ...) shows like an error: the user
+            // should know before relying on the game.
+            let first_error = parsed
+                .errors
+                .first()
+                .or(parsed.warnings.first())
+                .map(ToString::to_string);
             let name = path.file_name().map_or_else(
                 || path.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),

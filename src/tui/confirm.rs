@@ -33,6 +33,13 @@ pub enum Pending {
     Browse,
     /// Analyse mode on the game shown (a game in play stops).
     Analyse,
+    /// The Result tag and the moves' result disagree: which to write.
+    ResultConflict {
+        path: std::path::PathBuf,
+        append: bool,
+        tag: String,
+        moves: String,
+    },
     /// `w` to a file of other games: replace it, or append this game to it.
     Overwrite {
         path: std::path::PathBuf,
@@ -48,6 +55,10 @@ impl Pending {
             Pending::Analyse => (
                 "Stop this game and analyse it? The clocks stop and the engine stops playing.",
                 "y: analyse it (unsaved: ctrl-s saves it)   n/esc: keep playing",
+            ),
+            Pending::ResultConflict { .. } => (
+                "The Result tag and the result after the moves disagree (shown in the status line).",
+                "t: the tag's in both   m: the moves' in both   k: keep both   n/esc: cancel",
             ),
             Pending::Overwrite { games: 1, .. } => (
                 "That file holds another game; writing replaces it.",
@@ -97,6 +108,34 @@ pub fn ask_or_do(app: &mut App, action: Pending) {
 
 /// A key while the question is shown.
 pub fn key(app: &mut App, action: Pending, key: EditKey) {
+    if let Pending::ResultConflict {
+        path,
+        append,
+        tag,
+        moves,
+    } = &action
+    {
+        let chosen = match key {
+            EditKey::Char('t' | 'T') => Some(Some(tag)),
+            EditKey::Char('m' | 'M') => Some(Some(moves)),
+            EditKey::Char('k' | 'K') => Some(None),
+            EditKey::Char('n' | 'N') | EditKey::Esc => {
+                app.info("nothing written");
+                None
+            }
+            _ => {
+                app.overlay = Some(Overlay::Confirm(action.clone()));
+                None
+            }
+        };
+        if let Some(result) = chosen {
+            if let Some(result) = result.and_then(|r| r.parse().ok()) {
+                app.game.set_result(result);
+            }
+            super::update::write_checked(app, path.clone(), *append);
+        }
+        return;
+    }
     if let Pending::Overwrite { path, games } = &action {
         match key {
             EditKey::Char('r' | 'R') => {
@@ -124,9 +163,13 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
 /// Saves the game where it belongs: back into the file it came from, else appended to the games
 /// file. The game is taken now, so what comes next cannot change what is written.
 pub fn save_before_leaving(app: &mut App) {
-    match app.game.origin().cloned() {
-        Some(origin) => super::update::queue_write(app, origin.path.clone(), false, Some(origin)),
-        None => super::update::save_game(app, None),
+    // No question on the way out: the game is written as it is.
+    match (app.game.origin().cloned(), app.games_file.clone()) {
+        (Some(origin), _) => {
+            super::update::queue_write(app, origin.path.clone(), false, Some(origin))
+        }
+        (None, Some(file)) => super::update::write_checked(app, file, true),
+        (None, None) => app.error("no data directory to save games in"),
     }
 }
 
@@ -167,5 +210,8 @@ fn carry_out(app: &mut App, action: Pending) {
             }
         }
         Pending::Overwrite { path, .. } => super::update::queue_write(app, path, false, None),
+        Pending::ResultConflict { path, append, .. } => {
+            super::update::write_checked(app, path, append)
+        }
     }
 }

@@ -375,6 +375,12 @@ impl Record {
         })
     }
 
+    /// Sets the result after the moves and the Result tag both.
+    pub fn set_result(&mut self, result: GameResult) {
+        self.game.result = result;
+        self.game.headers.set("Result", result.as_str());
+    }
+
     /// The result: how the game ended, else the result the file gave (`*` while going on).
     pub fn result(&self) -> GameResult {
         self.end().map_or(self.game.result, Ending::result)

@@ -405,11 +405,12 @@ const CHECK_BATCH: u64 = 2_000;
 
 /// Parses every game of `path`, reporting the first error of each bad one in batches.
 fn check_pgn(path: &Path, cancel: &AtomicBool, tx: &mpsc::Sender<Event>) {
-    let report = |upto, errors, openings, done| {
+    let report = |upto, (errors, warnings, openings), done| {
         let checked = LibraryEvent::Checked {
             path: path.to_owned(),
             upto,
             errors,
+            warnings,
             openings,
             done,
         };
@@ -419,7 +420,7 @@ fn check_pgn(path: &Path, cancel: &AtomicBool, tx: &mpsc::Sender<Event>) {
         Ok(r) => r,
         Err(_) => return,
     };
-    let (mut errors, mut openings) = (Vec::new(), Vec::new());
+    let (mut errors, mut warnings, mut openings) = (Vec::new(), Vec::new(), Vec::new());
     let mut count = 0;
     for parsed in reader {
         if cancel.load(Ordering::Relaxed) {
@@ -429,18 +430,24 @@ fn check_pgn(path: &Path, cancel: &AtomicBool, tx: &mpsc::Sender<Event>) {
         count = parsed.number;
         if let Some(e) = parsed.errors.first() {
             errors.push((parsed.number, e.to_string()));
+        } else if let Some(w) = parsed.warnings.first() {
+            warnings.push((parsed.number, w.kind.to_string()));
         }
         if let Some(opening) = crate::game::openings::of_game(&parsed.game) {
             openings.push((parsed.number, opening));
         }
         if count % CHECK_BATCH == 0 {
-            let batch = (std::mem::take(&mut errors), std::mem::take(&mut openings));
-            if !report(count, batch.0, batch.1, false) {
+            let batch = (
+                std::mem::take(&mut errors),
+                std::mem::take(&mut warnings),
+                std::mem::take(&mut openings),
+            );
+            if !report(count, batch, false) {
                 return;
             }
         }
     }
-    report(count, errors, openings, true);
+    report(count, (errors, warnings, openings), true);
 }
 
 /// Creates the folder `path` is to be written in.

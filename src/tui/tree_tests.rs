@@ -275,10 +275,15 @@ fn open_file(app: &mut App, path: &Path) {
         app,
         Action::Library(LibraryEvent::Indexed(path.to_owned(), index)),
     );
-    let errors = PgnReader::open(path)
-        .unwrap()
-        .map(Result::unwrap)
+    let games: Vec<_> = PgnReader::open(path).unwrap().map(Result::unwrap).collect();
+    let errors = games
+        .iter()
         .filter_map(|g| Some((g.number, g.errors.first()?.to_string())))
+        .collect();
+    let warnings = games
+        .iter()
+        .filter(|g| g.errors.is_empty())
+        .filter_map(|g| Some((g.number, g.warnings.first()?.kind.to_string())))
         .collect();
     update(
         app,
@@ -286,6 +291,7 @@ fn open_file(app: &mut App, path: &Path) {
             path: path.to_owned(),
             upto: 3,
             errors,
+            warnings,
             openings: Vec::new(),
             done: true,
         }),
@@ -594,4 +600,42 @@ fn a_whole_game_analysis_is_unsaved_work() {
         matches!(app.overlay, Some(Overlay::Confirm(_))),
         "F3 asks too"
     );
+}
+
+/// A Result tag that contradicts the moves: marked in the list, said when the game opens, and
+/// asked about before writing.
+#[test]
+fn a_result_tag_against_the_moves_is_shown_and_asked_about() {
+    let dir = temp_dir("result");
+    let path = dir.join("two.pgn");
+    let text = "[Event \"a\"]\n[Result \"1-0\"]\n\n1. e4 e5 0-1\n\n[Event \"b\"]\n\n1. d4 *\n";
+    std::fs::write(&path, text).unwrap();
+    let mut app = analysing("");
+    open_file(&mut app, &path);
+    let lib = app.library.as_ref().unwrap();
+    assert!(
+        lib.warnings[&1].contains("Result tag \"1-0\""),
+        "{:?}",
+        lib.warnings
+    );
+    keys(&mut app, "<Enter>");
+    load_requested(&mut app);
+    let message = &app.message.as_ref().unwrap().1;
+    assert!(message.contains("movetext ends with 0-1"), "{message}");
+    keys(&mut app, "w<Enter>");
+    assert!(matches!(
+        app.overlay,
+        Some(Overlay::Confirm(
+            super::confirm::Pending::ResultConflict { .. }
+        ))
+    ));
+    keys(&mut app, "m");
+    run_saves(&mut app);
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(
+        after.contains("[Result \"0-1\"]") && after.contains("1. e4 e5 0-1"),
+        "{after}"
+    );
+    assert!(after.ends_with("[Event \"b\"]\n\n1. d4 *\n"), "{after}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -477,6 +477,24 @@ pub fn save_game(app: &mut App, path: Option<std::path::PathBuf>) {
 /// `path` replaces only itself there; another file that holds games is not replaced without a
 /// question.
 pub fn write_game(app: &mut App, path: std::path::PathBuf, append: bool) {
+    // A Result tag that contradicts the moves' result is not written without a word.
+    let game = app.game.to_game();
+    let tag = game.headers.get("Result").unwrap_or("*").to_owned();
+    if tag != game.result.as_str() {
+        let moves = game.result.as_str().to_owned();
+        app.overlay = Some(Overlay::Confirm(Pending::ResultConflict {
+            path,
+            append,
+            tag,
+            moves,
+        }));
+        return;
+    }
+    write_checked(app, path, append);
+}
+
+/// `write_game` once the result is settled.
+pub fn write_checked(app: &mut App, path: std::path::PathBuf, append: bool) {
     // Saved to its own file, a game replaces itself there (appending would make a copy).
     let origin = app
         .game

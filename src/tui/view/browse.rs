@@ -36,10 +36,27 @@ fn columns(width: usize, number_w: usize) -> [usize; 7] {
 }
 
 /// The opening its moves reach (once the background check has read the game), else its ECO tag.
-fn row(entry: &IndexEntry, opening: Option<&Opening>, widths: &[usize; 7], bad: bool) -> String {
+/// How a game of the list read: well, with a warning (`!`), or with an error (`✗`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Health {
+    Good,
+    Odd,
+    Bad,
+}
+
+fn row(
+    entry: &IndexEntry,
+    opening: Option<&Opening>,
+    widths: &[usize; 7],
+    health: Health,
+) -> String {
     let opening = opening.map_or_else(|| entry.eco().unwrap_or("").to_owned(), |o| o.to_string());
     let tag = |name| entry.tag(name).unwrap_or("?");
-    let mark = if bad { "✗" } else { " " };
+    let mark = match health {
+        Health::Good => " ",
+        Health::Odd => "!",
+        Health::Bad => "✗",
+    };
     let number = format!("{}{mark}", entry.number);
     let values = [
         number.as_str(),
@@ -102,25 +119,36 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     };
     for (k, &i) in lib.matches.iter().enumerate().skip(first).take(rows) {
         let Some(entry) = lib.entry(i) else { continue };
-        let bad = lib.errors.contains_key(&entry.number);
-        let style = match (k == lib.selected, bad) {
+        let health = if lib.errors.contains_key(&entry.number) {
+            Health::Bad
+        } else if lib.warnings.contains_key(&entry.number) {
+            Health::Odd
+        } else {
+            Health::Good
+        };
+        let style = match (k == lib.selected, health) {
             (true, _) => highlight,
-            (false, true) => bad_style,
-            (false, false) => Style::default(),
+            (false, Health::Bad) => bad_style,
+            (false, _) => Style::default(),
         };
         let opening = lib.openings.get(&entry.number);
-        lines.push(Line::styled(row(entry, opening, &widths, bad), style));
+        lines.push(Line::styled(row(entry, opening, &widths, health), style));
     }
     if lib.matches.is_empty() {
         lines.push(Line::styled("no game matches the filter", dim));
     }
     Paragraph::new(lines).render(inner, buf);
-    let error = lib
-        .selected_entry()
-        .and_then(|e| lib.errors.get(&e.number))
-        .map_or(Line::raw(""), |e| {
-            Line::from(vec![Span::styled("✗ ", bad_style), Span::raw(e.clone())])
-        });
+    let selected = lib.selected_entry().map(|e| e.number);
+    let error = match selected {
+        Some(n) if lib.errors.contains_key(&n) => Line::from(vec![
+            Span::styled("✗ ", bad_style),
+            Span::raw(lib.errors[&n].clone()),
+        ]),
+        Some(n) if lib.warnings.contains_key(&n) => {
+            Line::from(vec![Span::raw("! "), Span::raw(lib.warnings[&n].clone())])
+        }
+        _ => Line::raw(""),
+    };
     let bottom = Rect::new(inner.x, inner.bottom() - 1, inner.width, 1);
     Paragraph::new(error).render(bottom, buf);
 }
