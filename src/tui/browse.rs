@@ -54,6 +54,11 @@ pub enum LibraryEvent {
     /// A game was written into a file: back over itself (true) or appended; `origin.bytes`
     /// are its bytes there now.
     Written(Box<GameOrigin>, bool),
+    /// A save failed; `changed` when the game's file changed since it was read.
+    NotWritten {
+        message: String,
+        changed: Option<Box<GameOrigin>>,
+    },
 }
 
 impl Library {
@@ -246,6 +251,14 @@ pub fn event(app: &mut App, event: LibraryEvent) {
             "could not read game {number} of {}: {e}",
             path.display()
         )),
+        LibraryEvent::NotWritten { message, changed } => {
+            // Nothing landed: the work is unsaved again.
+            app.saved = false;
+            match changed {
+                Some(origin) => confirm::ask_or_do(app, Pending::Changed(origin)),
+                None => app.error(message),
+            }
+        }
         LibraryEvent::Written(origin, false) => {
             // The game on screen now lives there: the next save writes it back in place.
             if app.game.origin().is_none() && matches!(app.mode, Mode::Play(_) | Mode::Analyse(_)) {

@@ -40,6 +40,8 @@ pub enum Pending {
         tag: String,
         moves: String,
     },
+    /// The file a game came from changed since it was read: nothing was written.
+    Changed(Box<crate::game::GameOrigin>),
     /// `w` to a file of other games: replace it, or append this game to it.
     Overwrite {
         path: std::path::PathBuf,
@@ -59,6 +61,10 @@ impl Pending {
             Pending::ResultConflict { .. } => (
                 "The Result tag and the result after the moves disagree (shown in the status line).",
                 "t: the tag's in both   m: the moves' in both   k: keep both   n/esc: cancel",
+            ),
+            Pending::Changed(_) => (
+                "The file changed since this game was read from it: nothing was written.",
+                "a: append the game to it   w: write it to another file   n/esc: cancel",
             ),
             Pending::Overwrite { games: 1, .. } => (
                 "That file holds another game; writing replaces it.",
@@ -91,6 +97,7 @@ impl Pending {
 /// Carries `action` out now, or asks first when it would throw away work.
 pub fn ask_or_do(app: &mut App, action: Pending) {
     let asks = match action {
+        Pending::Changed(_) => true,
         Pending::Resign => app.human().is_some() && app.game.end().is_none(),
         Pending::Analyse => {
             app.human().is_some() && app.game.end().is_none() && !app.game.is_empty()
@@ -133,6 +140,22 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
                 app.game.set_result(result);
             }
             super::update::write_checked(app, path.clone(), *append);
+        }
+        return;
+    }
+    if let Pending::Changed(origin) = &action {
+        match key {
+            EditKey::Char('a' | 'A') => {
+                // Its old place is unknown now: it becomes a game of its own at the end.
+                app.game.set_origin(None);
+                super::update::queue_write(app, origin.path.clone(), true, None);
+            }
+            EditKey::Char('w' | 'W') => {
+                app.game.set_origin(None);
+                super::update::open_prompt(app, super::app::PromptKind::WriteAs);
+            }
+            EditKey::Char('n' | 'N') | EditKey::Esc => app.info("nothing written"),
+            _ => app.overlay = Some(Overlay::Confirm(action.clone())),
         }
         return;
     }
@@ -210,6 +233,7 @@ fn carry_out(app: &mut App, action: Pending) {
             }
         }
         Pending::Overwrite { path, .. } => super::update::queue_write(app, path, false, None),
+        Pending::Changed(_) => {}
         Pending::ResultConflict { path, append, .. } => {
             super::update::write_checked(app, path, append)
         }

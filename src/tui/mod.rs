@@ -332,7 +332,9 @@ fn run_effects(
                             );
                             Event::Job(Ok(format!("saved to {}", path.display())))
                         }
-                        Err(e) => Event::Job(Err(e)),
+                        Err((message, changed)) => {
+                            Event::Library(LibraryEvent::NotWritten { message, changed })
+                        }
                     };
                     let _ = tx.send(event);
                 })
@@ -460,27 +462,33 @@ fn create_parent(path: &Path) -> io::Result<()> {
 
 /// Writes a game back over the one it was read from, appends it to a PGN file, or replaces
 /// the file with it atomically; says where it went when it can be written back there later.
+/// A failed write: what to say, and the game's origin when its file changed under it.
+type NotWritten = (String, Option<Box<GameOrigin>>);
+
 fn write_pgn(
     path: &Path,
     game: &crate::game::Game,
     append: bool,
     origin: Option<&GameOrigin>,
-) -> Result<Option<GameOrigin>, String> {
+) -> Result<Option<GameOrigin>, NotWritten> {
     if let Some(origin) = origin {
         return match crate::game::replace_game(origin, game) {
             Ok(bytes) => Ok(Some(GameOrigin {
                 bytes,
                 ..origin.clone()
             })),
-            Err(e) => Err(format!(
-                "could not write game {} back into {}: {e}; nothing was written \
-                 (:write FILE saves it elsewhere)",
-                origin.number,
-                origin.path.display()
-            )),
+            Err(e) => {
+                let changed = matches!(e, crate::game::ReplaceError::Changed(_));
+                let message = format!(
+                    "could not write game {} back into {}: {e}; nothing was written",
+                    origin.number,
+                    origin.path.display()
+                );
+                Err((message, changed.then(|| Box::new(origin.clone()))))
+            }
         };
     }
-    let failed = |e: io::Error| format!("could not write {}: {e}", path.display());
+    let failed = |e: io::Error| (format!("could not write {}: {e}", path.display()), None);
     create_parent(path).map_err(failed)?;
     if append {
         crate::game::append_game(path, game)

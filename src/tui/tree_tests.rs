@@ -48,9 +48,16 @@ fn run_saves(app: &mut App) {
         } = effect
         {
             if let Some(origin) = origin {
-                let bytes = crate::game::replace_game(&origin, &game).unwrap();
-                let at = crate::game::GameOrigin { bytes, ..*origin };
-                let event = LibraryEvent::Written(Box::new(at), true);
+                let event = match crate::game::replace_game(&origin, &game) {
+                    Ok(bytes) => {
+                        let at = crate::game::GameOrigin { bytes, ..*origin };
+                        LibraryEvent::Written(Box::new(at), true)
+                    }
+                    Err(e) => LibraryEvent::NotWritten {
+                        message: e.to_string(),
+                        changed: Some(origin),
+                    },
+                };
                 update(app, Action::Library(event));
             } else if append {
                 crate::game::append_game(&path, &game).unwrap();
@@ -637,5 +644,43 @@ fn a_result_tag_against_the_moves_is_shown_and_asked_about() {
         "{after}"
     );
     assert!(after.ends_with("[Event \"b\"]\n\n1. d4 *\n"), "{after}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The file changed under the game: nothing is written, the work stays unsaved, and the
+/// question offers to append it instead.
+#[test]
+fn a_file_changed_since_the_game_was_read_is_not_overwritten() {
+    let dir = temp_dir("changed");
+    let path = dir.join("two.pgn");
+    std::fs::write(
+        &path,
+        "[Event \"a\"]\n\n1. e4 *\n\n[Event \"b\"]\n\n1. d4 *\n",
+    )
+    .unwrap();
+    let mut app = analysing("");
+    open_file(&mut app, &path);
+    keys(&mut app, "<Enter>");
+    load_requested(&mut app);
+    keys(&mut app, "j1");
+    let edited = "[Event \"a\"]\n\n1. e4 e5 *\n\n[Event \"b\"]\n\n1. d4 *\n";
+    std::fs::write(&path, edited).unwrap();
+    keys(&mut app, "w<Enter>");
+    run_saves(&mut app);
+    assert_eq!(
+        std::fs::read_to_string(&path).unwrap(),
+        edited,
+        "nothing written"
+    );
+    assert!(app.has_unsaved_work());
+    assert!(matches!(
+        app.overlay,
+        Some(Overlay::Confirm(super::confirm::Pending::Changed(_)))
+    ));
+    keys(&mut app, "a");
+    run_saves(&mut app);
+    let games = parse_all(&std::fs::read_to_string(&path).unwrap());
+    assert_eq!(games.len(), 3);
+    assert!(games[2].game.to_pgn().contains("1. e4 $1 *"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
