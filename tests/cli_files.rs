@@ -197,3 +197,27 @@ fn pgn_check_reports_in_file_order() {
         "{stdout}"
     );
 }
+
+/// A hash table larger than the machine is refused up front, with the reason, not an abort.
+#[test]
+fn a_hash_larger_than_memory_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("in.pgn"), GAME).unwrap();
+    for args in [
+        &["annotate", "in.pgn", "--hash", "65536", "-o", "out.pgn"][..],
+        &["bench", "1", "--hash", "65536"],
+    ] {
+        let out = kibitzer(args, dir.path());
+        let machine_holds_it = kibitzer::engine::physical_memory_mb().is_some_and(|m| m >= 65536);
+        if machine_holds_it {
+            return;
+        }
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("more than this machine's"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
+    }
+}
