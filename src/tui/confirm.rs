@@ -76,7 +76,7 @@ impl Pending {
             ),
             _ if app.human().is_some() => (
                 "The game in progress will be abandoned.",
-                "y: abandon it   n/esc: keep playing",
+                "s: save it unfinished first   y: abandon it   n/esc: keep playing",
             ),
             Pending::Browse => (
                 "This game has changes that are not saved (opening another game drops them).",
@@ -174,8 +174,8 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
     }
     match key {
         EditKey::Char('y' | 'Y') => carry_out(app, action),
-        EditKey::Char('s' | 'S') if !matches!(action, Pending::Resign) && app.human().is_none() => {
-            save_before_leaving(app);
+        EditKey::Char('s' | 'S') if !matches!(action, Pending::Resign) => {
+            save_before_leaving(app, false);
             carry_out(app, action);
         }
         EditKey::Char('n' | 'N') | EditKey::Esc => app.info("cancelled"),
@@ -184,16 +184,16 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
 }
 
 /// Saves the game where it belongs: back into the file it came from, else appended to the games
-/// file. The game is taken now, so what comes next cannot change what is written.
-pub fn save_before_leaving(app: &mut App) {
-    // No question on the way out: the game is written as it is.
-    match (app.game.origin().cloned(), app.games_file.clone()) {
-        (Some(origin), _) => {
-            super::update::queue_write(app, origin.path.clone(), false, Some(origin))
-        }
-        (None, Some(file)) => super::update::write_checked(app, file, true),
-        (None, None) => app.error("no data directory to save games in"),
-    }
+/// file, with no question (the game is written as it is). The game is taken now, so what comes
+/// next cannot change what is written. `resumable`: a game in progress stays offered for
+/// resuming (quitting), or is left for good (another game replaces it).
+pub fn save_before_leaving(app: &mut App, resumable: bool) {
+    let (path, append, origin) = match (app.game.origin().cloned(), app.games_file.clone()) {
+        (Some(origin), _) => (origin.path.clone(), false, Some(origin)),
+        (None, Some(file)) => (file, true, None),
+        (None, None) => return app.error("no data directory to save games in"),
+    };
+    super::update::queue_write_then(app, path, append, origin, resumable);
 }
 
 fn carry_out(app: &mut App, action: Pending) {

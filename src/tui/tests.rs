@@ -436,6 +436,28 @@ fn quit_offers_to_save_an_unsaved_game() {
     )));
 }
 
+/// Leaving a game in progress for another offers to save it first; saved so, it is not offered
+/// for resuming (it was left for good).
+#[test]
+fn a_game_left_for_another_can_be_saved_first() {
+    let mut app = playing(Color::White);
+    keys(&mut app, "e4<Enter>");
+    app.effects.clear();
+    keys(&mut app, ":play black<Enter>");
+    assert!(matches!(app.overlay, Some(Overlay::Confirm(_))));
+    keys(&mut app, "s");
+    assert!(app.effects.iter().any(|e| matches!(
+        e,
+        Effect::SaveGame {
+            append: true,
+            clears_autosave: true,
+            resume: None,
+            ..
+        }
+    )));
+    assert_eq!(app.human(), Some(Color::Black), "the new game started");
+}
+
 #[test]
 fn analyse_mode_infinite_analysis_follows_navigation() {
     let mut app = playing(Color::White);

@@ -417,7 +417,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
         Overlay::ConfirmQuit => match key {
             EditKey::Char('y' | 'Y') => {
                 app.quit = true;
-                confirm::save_before_leaving(app);
+                confirm::save_before_leaving(app, true);
             }
             EditKey::Char('n' | 'N') => {
                 app.effects.push(Effect::ClearAutosave);
@@ -518,10 +518,22 @@ pub fn queue_write(
     append: bool,
     origin: Option<crate::game::GameOrigin>,
 ) {
+    queue_write_then(app, path, append, origin, true);
+}
+
+/// Queues a write; `resumable` false when the game is being left for good (saved, then
+/// replaced by a new one), so its autosave goes once it is in the file.
+pub fn queue_write_then(
+    app: &mut App,
+    path: std::path::PathBuf,
+    append: bool,
+    origin: Option<crate::game::GameOrigin>,
+    resumable: bool,
+) {
     // A game against the engine that is over has nothing to resume; one saved before its end
     // stays resumable, and its autosave will say where it went.
     let playing = matches!(app.mode, Mode::Play(_));
-    let finished = app.game.end().is_some();
+    let finished = app.game.end().is_some() || !resumable;
     app.effects.push(Effect::SaveGame {
         path,
         game: Box::new(app.game.to_game()),
