@@ -1,7 +1,8 @@
 //! Kibitzer: a terminal chess program with its own engine.
 //!
-//! `chess` depends on nothing; `engine` builds on it; `uci`, `book`, `tablebase` and `game`
-//! build on those; `analysis` grades and annotates games with all of them.
+//! `chess` depends on nothing; `engine` and `game` build on it; `book`, `tablebase`, `uci` and
+//! `analysis` on those; the interface (`tui`) on all of them. ARCHITECTURE.md is the map, and
+//! `tests/layering.rs` fails on any import it does not allow.
 pub mod analysis;
 pub mod book;
 pub mod chess;
