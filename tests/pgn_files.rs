@@ -196,13 +196,8 @@ fn mangled_games_never_panic() {
     );
     let base = base.as_bytes();
     let specials = b"{}()[]\"\\%;$!?.-*01/=+#NZ\n\r \xff\xc3\xef";
-    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move |n: usize| {
-        seed = seed
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        ((seed >> 33) as usize) % n
-    };
+    let mut rng = common::Rng::new(0x9e37_79b9_7f4a_7c15);
+    let mut next = move |n: usize| rng.below(n);
     for _ in 0..400 {
         let mut bytes = base.to_vec();
         for _ in 0..1 + next(6) {

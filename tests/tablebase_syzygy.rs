@@ -264,12 +264,9 @@ fn corrupted_table_file_is_an_error_not_a_panic() {
     let good = std::fs::read(shared.join("syzygy/KRvK.rtbw")).unwrap();
     // Same size, scrambled content after a valid magic; then a bad magic.
     let mut scrambled = good.clone();
-    let mut x = 0x1234_5678u32;
+    let mut rng = common::Rng::new(0x1234_5678);
     for b in scrambled.iter_mut().skip(4) {
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        *b = x as u8;
+        *b = rng.next_u64() as u8;
     }
     let mut bad_magic = good.clone();
     bad_magic[0] ^= 0xff;

@@ -10,23 +10,14 @@ use kibitzer::chess::{CastlingMode, Color, Piece, Position, Role, Setup, Square}
 use kibitzer::engine::{Engine, EngineOptions, SearchEvent, SearchLimits, TablebaseConfig};
 use kibitzer::tablebase::{Tablebases, Wdl};
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
+use common::Rng;
 
 /// A random legal position with White to move holding `white` against `black`, won for White.
 fn random_win(tables: &Tablebases, white: &[Role], black: &[Role], rng: &mut Rng) -> Position {
     loop {
         let mut setup = Setup::empty();
         let mut place = |piece: Piece, setup: &mut Setup| loop {
-            let sq = Square::try_new((rng.next() % 64) as u32).unwrap();
+            let sq = Square::try_new((rng.next_u64() % 64) as u32).unwrap();
             let back_rank = matches!(sq.rank().index(), 0 | 7);
             if setup.board[sq.index()].is_none() && !(piece.role == Role::Pawn && back_rank) {
                 setup.board[sq.index()] = Some(piece);
@@ -114,7 +105,7 @@ fn engine_converts_won_endgames_within_fifty_moves() {
         ("KBNvK", &[King, Bishop, Knight], &[King]),
         ("KRPvKR", &[King, Rook, Pawn], &[King, Rook]),
     ];
-    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut failures = Vec::new();
     for (name, white, black) in materials {
         let mut longest = 0;

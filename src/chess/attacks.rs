@@ -201,11 +201,9 @@ mod tests {
 
     #[test]
     fn magic_lookups_match_ray_walking() {
-        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut rng = super::super::Rng::new(0x1234_5678_9abc_def0);
         for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next_u64();
             let occupied = Bitboard(seed & seed.rotate_left(23));
             for sq in Square::ALL {
                 let rook = slow_slider(sq, occupied, &[(1, 0), (-1, 0), (0, 1), (0, -1)]);

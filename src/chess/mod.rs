@@ -15,6 +15,7 @@ pub mod outcome;
 pub mod perft;
 mod polyglot_keys;
 pub mod position;
+mod rng;
 pub mod san;
 #[cfg(test)]
 pub mod testing;
@@ -28,6 +29,7 @@ pub use movegen::GenType;
 pub use moves::{Move, MoveKind, MoveList};
 pub use outcome::{DrawReason, Outcome};
 pub use position::{CastlingMode, IllegalMove, Position, PositionError, PositionErrors, Setup};
+pub use rng::Rng;
 pub use san::{San, SanError};
 pub use types::{ByColor, ByRole, CastlingSide, Color, File, Piece, Rank, Role, Square};
 pub use uci::{UciMove, UciMoveError};

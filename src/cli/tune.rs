@@ -4,10 +4,10 @@ use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use kibitzer::chess::Rng;
 use kibitzer::engine::eval::params::Term;
 use kibitzer::engine::eval::tune::{Dataset, TuneConfig, tune, weights_source};
 use kibitzer::engine::nnue::data::Record;
-use kibitzer::engine::nnue::train::Rng;
 use kibitzer::game::save_atomic;
 
 #[derive(Args)]

@@ -9,8 +9,8 @@ use crate::chess::{Color, Move, Outcome, Position};
 
 use super::nnue::data::WhiteResult;
 use super::nnue::games::{GameRecord, white_result};
-use super::nnue::train::Rng;
 use super::{Engine, EngineOptions, Evaluation, Score, SearchEvent, SearchLimits};
+use crate::chess::Rng;
 
 /// How games are generated.
 #[derive(Clone, Debug)]

@@ -75,16 +75,12 @@ impl Strength {
 
     /// Picks among `(move, score)` candidates, best first, the one with the best noisy score.
     pub fn choose(self, candidates: &[(Move, i32)], seed: u64) -> Option<Move> {
-        let mut rng = seed | 1;
+        let mut rng = crate::chess::Rng::new(seed);
         let noise = self.noise();
         candidates
             .iter()
             .map(|&(m, score)| {
-                // xorshift64: plenty for a coin this size.
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                let jitter = (rng % (2 * noise as u64 + 1)) as i32 - noise;
+                let jitter = rng.below(2 * noise as usize + 1) as i32 - noise;
                 (m, score.saturating_add(jitter))
             })
             .max_by_key(|&(_, s)| s)

@@ -360,13 +360,8 @@ mod tests {
     use crate::tablebase::tests::shared_tables;
 
     fn rng(seed: u64) -> impl FnMut() -> u64 {
-        let mut s = seed;
-        move || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        }
+        let mut rng = crate::chess::Rng::new(seed);
+        move || rng.next_u64()
     }
 
     #[test]

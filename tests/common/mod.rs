@@ -25,26 +25,8 @@ pub fn read_shared(relative: &str) -> Option<String> {
     Some(String::from_utf8_lossy(&bytes).replace('\0', ""))
 }
 
-/// A small seeded generator (xorshift64*): tests stay deterministic without extra crates.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.max(1))
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    /// Uniform-enough in `0..n` (`n > 0`).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+/// The crate's seeded generator: tests stay deterministic without extra crates.
+pub use kibitzer::chess::Rng;
 
 /// How many inputs each fuzz target tries: `$KIBITZER_FUZZ_ITERATIONS`, or `default` (the
 /// short run of the default suite; `scripts/fuzz-long.sh` runs a million).

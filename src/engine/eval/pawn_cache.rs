@@ -75,7 +75,7 @@ mod tests {
     fn cached_evaluation_equals_evaluation_from_scratch() {
         // One cache through every game: hits, misses and replaced entries all occur.
         let mut cache = PawnCache::default();
-        let mut seed = 11u64;
+        let mut rng = crate::chess::Rng::new(11);
         let starts = [
             crate::chess::STARTPOS,
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -83,7 +83,7 @@ mod tests {
         ];
         for _game in 0..20 {
             for fen in starts {
-                for (mut pos, m) in random_game(fen, 300, &mut seed) {
+                for (mut pos, m) in random_game(fen, 300, &mut rng) {
                     pos.play_unchecked(m);
                     assert_eq!(
                         HandCrafted.evaluate_cached(&pos, &mut cache, hce::piece_square_sum(&pos)),

@@ -177,13 +177,8 @@ mod tests {
 
     /// A deterministic pseudo-random network: the update logic, not the values, is under test.
     fn random_net(hidden: usize, buckets: usize) -> Network {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |range: i64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            ((seed % (2 * range as u64 + 1)) as i64 - range) as i16
-        };
+        let mut rng = crate::chess::Rng::new(0x2545_f491_4f6c_dd1d);
+        let mut next = move |range: i64| (rng.below(2 * range as usize + 1) as i64 - range) as i16;
         Network::new(
             (0..INPUTS * hidden).map(|_| next(60)).collect(),
             (0..hidden).map(|_| next(100)).collect(),
@@ -214,7 +209,7 @@ mod tests {
 
     fn walk_random_games(net: &Network) {
         let mut state = NnueState::new(net, 600);
-        let mut seed = 7u64;
+        let mut rng = crate::chess::Rng::new(7);
         let starts = [
             crate::chess::STARTPOS,
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -223,8 +218,7 @@ mod tests {
         for _game in 0..20 {
             for fen in starts {
                 state.refresh(net, &Position::from_fen(fen).unwrap());
-                for (ply, (mut pos, m)) in random_game(fen, 400, &mut seed).into_iter().enumerate()
-                {
+                for (ply, (mut pos, m)) in random_game(fen, 400, &mut rng).into_iter().enumerate() {
                     state.push(Delta::of(&pos, m));
                     pos.play_unchecked(m);
                     // Some positions are left unevaluated, as in a search: the next evaluation

@@ -11,7 +11,7 @@
 
 use std::io::{self, Read, Write};
 
-use crate::chess::Color;
+use crate::chess::{Color, Rng};
 use crate::engine::eval::HandCrafted;
 
 use super::data::Record;
@@ -36,33 +36,10 @@ pub struct Model {
     pub output_bias: Vec<f32>,
 }
 
-/// A small deterministic generator for initialisation and shuffling.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    /// Uniform in [-limit, limit].
-    fn uniform(&mut self, limit: f32) -> f32 {
-        let unit = (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
-        (2.0 * unit - 1.0) * limit
-    }
-
-    pub fn shuffle<T>(&mut self, items: &mut [T]) {
-        for i in (1..items.len()).rev() {
-            let j = (self.next_u64() % (i as u64 + 1)) as usize;
-            items.swap(i, j);
-        }
-    }
+/// Uniform in [-limit, limit].
+fn uniform(rng: &mut Rng, limit: f32) -> f32 {
+    let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+    (2.0 * unit - 1.0) * limit
 }
 
 /// Active features of a record from the side to move's and the opponent's view.
@@ -221,11 +198,13 @@ impl Model {
         Model {
             hidden,
             feature_weights: (0..INPUTS * hidden)
-                .map(|_| rng.uniform(feature_limit))
+                .map(|_| uniform(&mut rng, feature_limit))
                 .collect(),
-            feature_bias: (0..hidden).map(|_| rng.uniform(feature_limit)).collect(),
+            feature_bias: (0..hidden)
+                .map(|_| uniform(&mut rng, feature_limit))
+                .collect(),
             output_weights: (0..2 * hidden * buckets)
-                .map(|_| rng.uniform(output_limit))
+                .map(|_| uniform(&mut rng, output_limit))
                 .collect(),
             output_bias: vec![0.0; buckets],
         }

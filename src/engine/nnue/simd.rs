@@ -151,13 +151,8 @@ mod tests {
 
     #[test]
     fn dispatched_and_scalar_paths_agree() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = crate::chess::Rng::new(0x9e37_79b9_7f4a_7c15);
+        let mut next = || rng.next_u64();
         for _ in 0..200 {
             let acc: Vec<i16> = (0..256).map(|_| (next() % 700) as i16 - 200).collect();
             let weights: Vec<i16> = (0..256).map(|_| (next() % 255) as i16 - 127).collect();

@@ -3,9 +3,11 @@
 
 use std::time::Instant;
 
+use crate::chess::Rng;
+
 use super::data::Record;
 use super::model::{FEATURE_WEIGHT_LIMIT, Gradients, OUTPUT_WEIGHT_LIMIT, on_threads};
-pub use super::model::{Mix, Model, Rng, Target};
+pub use super::model::{Mix, Model, Target};
 use super::network::SCALE;
 
 /// Hyper-parameters of one training run.
