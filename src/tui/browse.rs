@@ -193,22 +193,28 @@ pub fn key(app: &mut App, key: EditKey) {
         EditKey::PageDown => lib.selected = (lib.selected + page).min(last),
         EditKey::Home => lib.selected = 0,
         EditKey::End => lib.selected = last,
-        EditKey::Enter => {
-            if let Some(entry) = lib.selected_entry().cloned() {
-                let path = lib.path.clone();
-                app.info(format!("opening game {}...", entry.number));
-                app.effects.push(Effect::LoadGame {
-                    path,
-                    entry: Box::new(entry),
-                });
-            }
-        }
+        EditKey::Enter => open_selected(app),
         EditKey::Esc if !lib.filter.is_empty() => {
             lib.filter.clear();
             lib.refilter(false);
         }
         EditKey::Esc => start::enter_analyse(app),
         EditKey::Tab | EditKey::Left | EditKey::Right | EditKey::Delete | EditKey::Ctrl(_) => {}
+    }
+}
+
+/// Reads the highlighted game of the list (it opens when it arrives).
+fn open_selected(app: &mut App) {
+    let Some(lib) = app.library.as_ref() else {
+        return;
+    };
+    if let Some(entry) = lib.selected_entry().cloned() {
+        let path = lib.path.clone();
+        app.info(format!("opening game {}...", entry.number));
+        app.effects.push(Effect::LoadGame {
+            path,
+            entry: Box::new(entry),
+        });
     }
 }
 
@@ -224,7 +230,7 @@ pub fn event(app: &mut App, event: LibraryEvent) {
             match count {
                 0 => app.error(format!("{}: no games found", path.display())),
                 // One game: straight to it.
-                1 => key(app, EditKey::Enter),
+                1 => open_selected(app),
                 n => {
                     enter(app);
                     app.info(format!("{n} games; type to filter, enter opens"));
