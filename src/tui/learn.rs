@@ -395,4 +395,4 @@ pub fn parse_side(arg: Option<&str>) -> Result<Option<Color>, String> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -48,7 +48,7 @@ fn message(app: &App) -> String {
 
 /// The scholar's mate (1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6?? 4. Qxf7#), analysed in the
 /// interface: the engine saw g6 before the blunder.
-fn analysed() -> App {
+pub(crate) fn analysed() -> App {
     let mut app = app();
     crate::tui::start::enter_analyse_from(&mut app, Position::startpos());
     keys(

@@ -69,4 +69,6 @@ pub fn render(app: &App, frame: &mut Frame) {
 }
 
 #[cfg(test)]
+mod snapshots;
+#[cfg(test)]
 mod tests;

@@ -39,7 +39,7 @@ fn symbol_at_square(app: &App, buf: &Buffer, sq: Square) -> String {
 }
 
 /// A short game with evaluations, engine lines and a move to show.
-fn sample() -> App {
+pub(crate) fn sample() -> App {
     let mut app = playing(Color::White);
     app.book = None;
     crate::tui::start::enter_analyse(&mut app);
