@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::clock::TimeControl;
 use super::keymap::{COMMANDS, Key, KeyMap};
 use crate::book::Variety;
-use crate::uci::client::EngineSpec;
+use crate::engines::external::EngineSpec;
 
 /// Which colour the player takes in a new game.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use crate::chess::{ByColor, Color, Move, Position};
 use crate::engine::{self, Clock, Engine, Limit, SearchEvent, SearchLimits, TablebaseConfig};
+use crate::engines::external::{ClientError, EngineSpec, HANDSHAKE_TIMEOUT, UciClient};
 use crate::tablebase::Tablebases;
-use crate::uci::client::{ClientError, EngineSpec, HANDSHAKE_TIMEOUT, UciClient};
 
 /// A score from White's point of view.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -634,7 +634,7 @@ mod tests {
             Some(EngineEvent::BestMove { best: Some(_), .. })
         ));
         // An engine that dies on `go`: the search is lost, the next one runs on ours.
-        let crash = crate::uci::client::tests::fake_engine("link-crash", "exit 3");
+        let crash = crate::engines::external::tests::fake_engine("link-crash", "exit 3");
         link.send(EngineCommand::Use(Some(spec("crash", &crash))));
         link.send(go(2));
         let events = until_best(&rx, 2);

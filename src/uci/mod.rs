@@ -2,7 +2,6 @@
 //! [`UciCommand`]s; engine events are printed by a separate thread, so `stop`, `isready` and
 //! `quit` are answered during a search. Bad input gets an `info string` and is ignored.
 
-pub mod client;
 mod command;
 mod extras;
 mod options;

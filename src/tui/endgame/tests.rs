@@ -213,7 +213,7 @@ fn tablebase_panel_lists_every_move() {
 #[test]
 fn configured_engine_is_used_and_dropped_after_a_crash() {
     let mut app = app();
-    app.config.engines = vec![crate::uci::client::EngineSpec {
+    app.config.engines = vec![crate::engines::external::EngineSpec {
         name: "sf".into(),
         path: "/usr/games/stockfish".into(),
         args: Vec::new(),
