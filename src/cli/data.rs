@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 
 use kibitzer::engine::Evaluation;
-use kibitzer::engine::nnue::data::{Record, WhiteResult};
+use kibitzer::engine::nnue::data::{TrainingRecord, WhiteResult};
 use kibitzer::engine::nnue::format::checksum;
 use kibitzer::engine::nnue::games::{GameRecord, MAGIC};
 use kibitzer::engine::nnue::scale::{ResultCurve, fit, fitted_to_hand_crafted, sample_positions};
@@ -190,7 +190,7 @@ impl Stats {
         Ok(stats)
     }
 
-    fn count(&mut self, record: &Record) {
+    fn count(&mut self, record: &TrainingRecord) {
         self.positions += 1;
         self.results[record.result as usize] += 1;
         let score = i32::from(record.white_score);
@@ -322,7 +322,7 @@ fn convert(inputs: &[PathBuf], out: &Path, records: bool, dedup: bool) -> anyhow
 }
 
 /// A record as a game of its one position and best move.
-fn one_ply_game(r: &Record) -> Option<GameRecord> {
+fn one_ply_game(r: &TrainingRecord) -> Option<GameRecord> {
     let start = r.to_position().ok()?;
     let mv = r.best_move.filter(|&m| start.legal_moves().contains(m))?;
     Some(GameRecord {
@@ -333,7 +333,7 @@ fn one_ply_game(r: &Record) -> Option<GameRecord> {
 }
 
 /// A position's identity in a record: pieces, squares and side to move.
-fn position_key(r: &Record) -> u64 {
+fn position_key(r: &TrainingRecord) -> u64 {
     let bytes = r.to_bytes();
     let mut key = bytes[..24].to_vec();
     key.push(bytes[27]);

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 
-use kibitzer::engine::nnue::data::{RECORD_LEN, Record, read_records};
+use kibitzer::engine::nnue::data::{RECORD_LEN, TrainingRecord, read_records};
 use kibitzer::engine::nnue::games::{GameError, GameReader, GameRecord, MAGIC};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -55,7 +55,7 @@ pub fn for_each_game(
 }
 
 /// Every training position of `path`: its records, or the quiet plies of its games.
-pub fn read_positions(path: &Path) -> anyhow::Result<Vec<Record>> {
+pub fn read_positions(path: &Path) -> anyhow::Result<Vec<TrainingRecord>> {
     match detect(path)? {
         Format::Games => {
             let mut records = Vec::new();
@@ -74,7 +74,7 @@ pub fn read_positions(path: &Path) -> anyhow::Result<Vec<Record>> {
 }
 
 /// Every position of several files, in order, each file's count reported.
-pub fn read_training_data(paths: &[PathBuf]) -> anyhow::Result<Vec<Record>> {
+pub fn read_training_data(paths: &[PathBuf]) -> anyhow::Result<Vec<TrainingRecord>> {
     let mut records = Vec::new();
     for path in paths {
         let part = read_positions(path)?;

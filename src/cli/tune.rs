@@ -5,9 +5,9 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use kibitzer::chess::Rng;
-use kibitzer::engine::eval::params::Term;
+use kibitzer::engine::eval::terms::Term;
 use kibitzer::engine::eval::tune::{Dataset, TuneConfig, tune, weights_source};
-use kibitzer::engine::nnue::data::Record;
+use kibitzer::engine::nnue::data::TrainingRecord;
 use kibitzer::game::save_atomic;
 
 #[derive(Args)]
@@ -60,7 +60,7 @@ pub fn run(args: TuneArgs) -> anyhow::Result<()> {
     records.truncate(args.positions);
 
     let mut unusable = 0;
-    let mut dataset = |records: &[Record]| {
+    let mut dataset = |records: &[TrainingRecord]| {
         let mut data = Dataset::default();
         for record in records {
             match record.to_position() {

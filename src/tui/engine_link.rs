@@ -111,7 +111,7 @@ pub type SearchId = u64;
 
 /// Settings the engine is asked to honour.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct EngineOptions {
+pub struct EngineSettings {
     pub hash_mb: u32,
     pub threads: u32,
     pub multipv: u32,
@@ -133,7 +133,7 @@ pub enum EngineCommand {
     /// its clock starting now.
     PonderHit,
     Stop,
-    Options(EngineOptions),
+    Options(EngineSettings),
     Tablebases(Option<Tablebases>),
     /// Search with this external engine from now on (`None`: the built-in one).
     Use(Option<EngineSpec>),
@@ -149,7 +149,7 @@ pub const ENGINE_NAME: &str = "kibitzer engine";
 
 /// Searches started and not yet finished, oldest first, with the side to move at their root
 /// (engine scores are from that side's view). The engine finishes searches in order.
-type Pending = Arc<Mutex<VecDeque<(SearchId, Color)>>>;
+type InFlight = Arc<Mutex<VecDeque<(SearchId, Color)>>>;
 
 /// Where events go: the interface's channel, shared by the forwarding threads.
 type Deliver = Arc<dyn Fn(SearchId, EngineEvent) + Send + Sync>;
@@ -164,7 +164,7 @@ impl EngineLink {
             .name("engine-link".into())
             .spawn(move || {
                 let (engine, events) = Engine::new(engine::EngineOptions::default());
-                let pending: Pending = Arc::default();
+                let pending: InFlight = Arc::default();
                 let forward_pending = Arc::clone(&pending);
                 let forward_deliver = Arc::clone(&deliver);
                 thread::Builder::new()
@@ -196,7 +196,7 @@ impl EngineLink {
 /// The engine worker: our engine, and the external one chosen, started on first use.
 struct Worker {
     engine: Engine,
-    pending: Pending,
+    pending: InFlight,
     /// The external engine asked for (`None`: ours).
     want: Option<EngineSpec>,
     external: Option<External>,
@@ -352,7 +352,7 @@ impl Worker {
 /// A running external engine and the thread forwarding its events.
 struct External {
     client: UciClient,
-    pending: Pending,
+    pending: InFlight,
     /// Set by the forwarding thread when the engine's output ends (a crash).
     dead: Arc<AtomicBool>,
 }
@@ -360,7 +360,7 @@ struct External {
 impl External {
     fn start(spec: &EngineSpec, deliver: Deliver) -> Result<External, ClientError> {
         let (client, events) = UciClient::start(spec, HANDSHAKE_TIMEOUT)?;
-        let pending: Pending = Arc::default();
+        let pending: InFlight = Arc::default();
         let dead = Arc::new(AtomicBool::new(false));
         let (forward_pending, forward_dead) = (Arc::clone(&pending), Arc::clone(&dead));
         let name = spec.name.clone();
@@ -394,13 +394,13 @@ impl External {
     }
 }
 
-fn lock(pending: &Pending) -> std::sync::MutexGuard<'_, VecDeque<(SearchId, Color)>> {
+fn lock(pending: &InFlight) -> std::sync::MutexGuard<'_, VecDeque<(SearchId, Color)>> {
     pending.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn forward(
     events: Receiver<SearchEvent>,
-    pending: Pending,
+    pending: InFlight,
     deliver: &dyn Fn(SearchId, EngineEvent),
 ) {
     for event in events {

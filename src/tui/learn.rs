@@ -39,7 +39,7 @@ pub enum Solved {
 
 /// How good a tried move was.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Grade {
+pub enum PuzzleGrade {
     /// The better move itself.
     Best,
     /// Costs less than an inaccuracy against the evaluation before the mistake.
@@ -56,7 +56,7 @@ pub enum Attempt {
     Thinking,
     /// The engine is looking at the position after this move.
     Grading(Move),
-    Graded(Move, Grade),
+    Graded(Move, PuzzleGrade),
     /// The better line is shown.
     Shown,
 }
@@ -84,7 +84,7 @@ impl LearnState {
     pub fn can_try(&self) -> bool {
         matches!(
             self.attempt,
-            Attempt::Thinking | Attempt::Graded(_, Grade::Still(_) | Grade::GameMove)
+            Attempt::Thinking | Attempt::Graded(_, PuzzleGrade::Still(_) | PuzzleGrade::GameMove)
         )
     }
 
@@ -245,13 +245,13 @@ pub fn attempt(app: &mut App, m: Move) {
     let san = app.game.position(p.node).san(m);
     if m == p.played {
         l.misses += 1;
-        l.attempt = Attempt::Graded(m, Grade::GameMove);
+        l.attempt = Attempt::Graded(m, PuzzleGrade::GameMove);
         return app.info(format!(
             "{san} is the game's move: try another (t shows the answer)"
         ));
     }
     if p.better.first() == Some(&m) {
-        return solved(app, m, Grade::Best);
+        return solved(app, m, PuzzleGrade::Best);
     }
     l.attempt = Attempt::Grading(m);
     l.grade_score = None;
@@ -283,10 +283,10 @@ pub fn graded(app: &mut App) {
     let drop =
         winning_chances(mover_view(before, mover)) - winning_chances(mover_view(after, mover));
     match Judgement::from_drop(drop) {
-        None => solved(app, m, Grade::Good),
+        None => solved(app, m, PuzzleGrade::Good),
         Some(j) => {
             l.misses += 1;
-            l.attempt = Attempt::Graded(m, Grade::Still(j));
+            l.attempt = Attempt::Graded(m, PuzzleGrade::Still(j));
             let san = app.game.position(node).san(m);
             app.info(format!(
                 "{san} is still {} ({}): u tries again, t shows the answer",
@@ -306,7 +306,7 @@ fn article(j: Judgement) -> String {
     }
 }
 
-fn solved(app: &mut App, m: Move, grade: Grade) {
+fn solved(app: &mut App, m: Move, grade: PuzzleGrade) {
     let Mode::Learn(l) = &mut app.mode else {
         return;
     };
@@ -320,7 +320,7 @@ fn solved(app: &mut App, m: Move, grade: Grade) {
     let pos = app.game.position(p.node);
     let san = pos.san(m);
     let text = match grade {
-        Grade::Best => format!("{san} is best! n: next puzzle"),
+        PuzzleGrade::Best => format!("{san} is best! n: next puzzle"),
         _ => format!(
             "{san} is good (best was {}); n: next puzzle",
             pos.san(p.better[0])
@@ -338,7 +338,10 @@ fn show(app: &mut App) {
     if matches!(l.attempt, Attempt::Grading(_)) {
         return app.info("wait for the grade");
     }
-    let solved_already = matches!(l.attempt, Attempt::Graded(_, Grade::Best | Grade::Good));
+    let solved_already = matches!(
+        l.attempt,
+        Attempt::Graded(_, PuzzleGrade::Best | PuzzleGrade::Good)
+    );
     if !solved_already && l.attempt != Attempt::Shown {
         l.results.push(Solved::Missed);
     }
@@ -360,7 +363,7 @@ fn next(app: &mut App) {
         l.attempt,
         Attempt::Thinking
             | Attempt::Grading(_)
-            | Attempt::Graded(_, Grade::Still(_) | Grade::GameMove)
+            | Attempt::Graded(_, PuzzleGrade::Still(_) | PuzzleGrade::GameMove)
     ) {
         l.results.push(Solved::Missed);
     }

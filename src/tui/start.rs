@@ -7,7 +7,7 @@ use super::app::{AnalyseState, App, DialogField, Effect, Mode, NewGameDialog, Ov
 use super::autosave::Saved;
 use super::clock::{Clocks, DEFAULT_PRESET, PRESETS, TimeControl};
 use super::config::BookChoice;
-use super::engine_link::{EngineCommand, EngineOptions, MAX_LEVEL};
+use super::engine_link::{EngineCommand, EngineSettings, MAX_LEVEL};
 use super::game::Record;
 use super::input::EditKey;
 use super::play;
@@ -186,7 +186,7 @@ pub fn set_engine_options(app: &mut App) {
         Mode::Play(p) => (1, p.level),
         _ => (app.config.multipv, 20),
     };
-    app.engine(EngineCommand::Options(EngineOptions {
+    app.engine(EngineCommand::Options(EngineSettings {
         hash_mb: app.config.hash_mb,
         threads: app.config.threads,
         multipv,

@@ -2,7 +2,7 @@
 //! units, safe checks, shelter and storms), pawn structure, passed pawns, threats (in
 //! `threats.rs`), outposts and rook placement, tapered by game phase and scaled down in drawish
 //! endings and towards the fifty-move draw. Its weights are one table (`weights.rs`, laid out
-//! by `params.rs`) that `kibitzer tune` fits to game results; every term goes through
+//! by `terms.rs`) that `kibitzer tune` fits to game results; every term goes through
 //! [`Trace`], which is how the tuner and the `eval` command see it.
 
 use std::fmt::Write as _;
@@ -13,8 +13,8 @@ use crate::chess::attacks::{
 use crate::chess::{Bitboard, Color, File, Piece, Position, Rank, Role, Square};
 
 use super::S;
-use super::params::{self as p, Term};
 use super::pawn_cache::PawnCache;
+use super::terms::{self as p, Term};
 use super::threats::{self, AttackMap};
 use super::weights::WEIGHTS;
 

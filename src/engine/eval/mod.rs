@@ -5,8 +5,8 @@
 
 mod eval_cache;
 mod hce;
-pub mod params;
 mod pawn_cache;
+pub mod terms;
 mod threats;
 pub mod tune;
 mod weights;

@@ -6,7 +6,7 @@ use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_a
 use crate::chess::{Bitboard, Color, Position, Rank, Role};
 
 use super::hce::{Sum, Trace, pawn_attacks_all};
-use super::params as p;
+use super::terms as p;
 
 /// Where one side's pieces attack.
 pub(super) struct AttackMap {

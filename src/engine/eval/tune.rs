@@ -12,7 +12,7 @@ use crate::chess::{Color, Position, Role};
 
 use super::S;
 use super::hce::{self, PHASE_MAX, TEMPO, Trace};
-use super::params::{self, COUNT, SECTIONS, Term};
+use super::terms::{self, COUNT, SECTIONS, Term};
 use super::weights::WEIGHTS;
 
 /// Weights as floats while they are tuned: middlegame, endgame.
@@ -266,7 +266,7 @@ pub fn tune(
 
     let (beta1, beta2, eps): (f64, f64, f64) = (0.9, 0.999, 1e-8);
     let fixed: Vec<bool> = (0..COUNT)
-        .map(|i| config.fixed.contains(&params::section_of(i).term))
+        .map(|i| config.fixed.contains(&terms::section_of(i).term))
         .collect();
     let mut m = vec![[0.0f64; 2]; COUNT];
     let mut v = vec![[0.0f64; 2]; COUNT];
@@ -335,7 +335,7 @@ fn normalise(weights: &[[f64; 2]]) -> [S; COUNT] {
         let squares: Vec<usize> = (0..64)
             .filter(|sq| role != Role::Pawn || (8..56).contains(sq))
             .collect();
-        let table = params::PST + 64 * role.index();
+        let table = terms::PST + 64 * role.index();
         let mut mean = [0.0; 2];
         for &sq in &squares {
             for (m, v) in mean.iter_mut().zip(w[table + sq]) {
@@ -347,7 +347,7 @@ fn normalise(weights: &[[f64; 2]]) -> [S; COUNT] {
                 *v -= m;
             }
         }
-        for (v, m) in w[params::MATERIAL + role.index()].iter_mut().zip(mean) {
+        for (v, m) in w[terms::MATERIAL + role.index()].iter_mut().zip(mean) {
             *v += m;
         }
     }
@@ -361,12 +361,12 @@ fn round(weights: &[[f64; 2]]) -> [S; COUNT] {
 /// `weights.rs` for `weights`, section by section.
 pub fn weights_source(weights: &[S; COUNT]) -> String {
     let mut out = String::from(
-        "//! The hand-crafted evaluation's weights, laid out by `params.rs`. Written by `kibitzer tune`\n\
+        "//! The hand-crafted evaluation's weights, laid out by `terms.rs`. Written by `kibitzer tune`\n\
          //! (Texel tuning on self-play positions labelled by game results): re-tune rather than edit.\n\
          //! The first values were PeSTO's material and piece-square tables and hand-set terms.\n\
          \n\
          use super::S;\n\
-         use super::params::COUNT;\n\
+         use super::terms::COUNT;\n\
          \n\
          #[rustfmt::skip]\n\
          pub const WEIGHTS: [S; COUNT] = [\n",
@@ -469,7 +469,7 @@ mod tests {
             "{:?}",
             tuned.train_loss
         );
-        let isolated = params::ISOLATED_PAWN;
+        let isolated = terms::ISOLATED_PAWN;
         assert_eq!(
             tuned.weights[isolated], WEIGHTS[isolated],
             "fixed terms stay"

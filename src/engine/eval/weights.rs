@@ -1,9 +1,9 @@
-//! The hand-crafted evaluation's weights, laid out by `params.rs`. Written by `kibitzer tune`
+//! The hand-crafted evaluation's weights, laid out by `terms.rs`. Written by `kibitzer tune`
 //! (Texel tuning on self-play positions labelled by game results): re-tune rather than edit.
 //! The first values were PeSTO's material and piece-square tables and hand-set terms.
 
 use super::S;
-use super::params::COUNT;
+use super::terms::COUNT;
 
 #[rustfmt::skip]
 pub const WEIGHTS: [S; COUNT] = [

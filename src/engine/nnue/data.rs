@@ -37,7 +37,7 @@ impl WhiteResult {
 
 /// One training position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Record {
+pub struct TrainingRecord {
     pub occupancy: Bitboard,
     /// Piece codes in occupancy order; only the first `occupancy.count()` are meaningful.
     pub pieces: [u8; 32],
@@ -58,13 +58,13 @@ pub enum RecordError {
     Io(#[from] io::Error),
 }
 
-impl Record {
+impl TrainingRecord {
     pub fn new(
         pos: &Position,
         white_score: i16,
         result: WhiteResult,
         best_move: Option<Move>,
-    ) -> Record {
+    ) -> TrainingRecord {
         let occupancy = pos.occupied();
         let mut pieces = [0u8; 32];
         for (slot, sq) in pieces.iter_mut().zip(occupancy) {
@@ -72,7 +72,7 @@ impl Record {
                 *slot = piece_code(p);
             }
         }
-        Record {
+        TrainingRecord {
             occupancy,
             pieces,
             white_score,
@@ -92,7 +92,7 @@ impl Record {
 
     /// The same position with the a- and h-files swapped: as good a training position, since
     /// records keep no castling rights. The best move is dropped.
-    pub fn mirrored(&self) -> Record {
+    pub fn mirrored(&self) -> TrainingRecord {
         let mut placed: Vec<(Square, u8)> = self
             .pieces()
             .map(|(piece, sq)| (sq.flip_horizontal(), piece_code(piece)))
@@ -104,7 +104,7 @@ impl Record {
             *slot = code;
             occupancy = occupancy.with(sq);
         }
-        Record {
+        TrainingRecord {
             occupancy,
             pieces,
             best_move: None,
@@ -137,7 +137,7 @@ impl Record {
         out
     }
 
-    pub fn from_bytes(bytes: &[u8; RECORD_LEN], index: u64) -> Result<Record, RecordError> {
+    pub fn from_bytes(bytes: &[u8; RECORD_LEN], index: u64) -> Result<TrainingRecord, RecordError> {
         let invalid = |reason| RecordError::Invalid { index, reason };
         let occupancy = Bitboard(u64::from_le_bytes(bytes[0..8].try_into().expect("8")));
         if occupancy.count() > 32 {
@@ -165,7 +165,7 @@ impl Record {
             1 => Color::Black,
             _ => return Err(invalid("bad side to move")),
         };
-        Ok(Record {
+        Ok(TrainingRecord {
             occupancy,
             pieces,
             white_score: i16::from_le_bytes([bytes[24], bytes[25]]),
@@ -191,7 +191,7 @@ fn decode_piece(code: u8) -> Piece {
 }
 
 /// Appends records to a writer.
-pub fn write_records<W: Write>(out: &mut W, records: &[Record]) -> io::Result<()> {
+pub fn write_records<W: Write>(out: &mut W, records: &[TrainingRecord]) -> io::Result<()> {
     for r in records {
         out.write_all(&r.to_bytes())?;
     }
@@ -199,7 +199,7 @@ pub fn write_records<W: Write>(out: &mut W, records: &[Record]) -> io::Result<()
 }
 
 /// Reads every record of a reader whose total length is `len` bytes.
-pub fn read_records<R: Read>(mut input: R, len: u64) -> Result<Vec<Record>, RecordError> {
+pub fn read_records<R: Read>(mut input: R, len: u64) -> Result<Vec<TrainingRecord>, RecordError> {
     if !len.is_multiple_of(RECORD_LEN as u64) {
         return Err(RecordError::Truncated(len));
     }
@@ -208,7 +208,7 @@ pub fn read_records<R: Read>(mut input: R, len: u64) -> Result<Vec<Record>, Reco
     let mut buf = [0u8; RECORD_LEN];
     for index in 0..count {
         input.read_exact(&mut buf)?;
-        records.push(Record::from_bytes(&buf, index)?);
+        records.push(TrainingRecord::from_bytes(&buf, index)?);
     }
     Ok(records)
 }
@@ -224,9 +224,9 @@ mod tests {
         )
         .unwrap();
         let best = pos.legal_moves()[3];
-        let record = Record::new(&pos, -57, WhiteResult::Draw, Some(best));
+        let record = TrainingRecord::new(&pos, -57, WhiteResult::Draw, Some(best));
         let bytes = record.to_bytes();
-        let back = Record::from_bytes(&bytes, 0).unwrap();
+        let back = TrainingRecord::from_bytes(&bytes, 0).unwrap();
         assert_eq!(back, record);
         let placed: Vec<(Piece, Square)> = back.pieces().collect();
         assert_eq!(placed.len(), pos.occupied().count() as usize);
@@ -253,7 +253,7 @@ mod tests {
         let mut bytes = [0u8; RECORD_LEN];
         bytes[26] = 7;
         assert!(matches!(
-            Record::from_bytes(&bytes, 4),
+            TrainingRecord::from_bytes(&bytes, 4),
             Err(RecordError::Invalid { index: 4, .. })
         ));
         assert!(matches!(

@@ -17,7 +17,7 @@ use std::io::{self, Read, Write};
 
 use crate::chess::{Color, Move, Position};
 
-use super::data::{Record, WhiteResult};
+use super::data::{TrainingRecord, WhiteResult};
 
 pub const MAGIC: &[u8; 8] = b"KBGAMES1";
 
@@ -71,12 +71,12 @@ impl GameRecord {
 
     /// The training positions: every quiet ply (not in check, a quiet move), with its score and
     /// the game's result.
-    pub fn positions(&self) -> Vec<Record> {
+    pub fn positions(&self) -> Vec<TrainingRecord> {
         let mut pos = self.start.clone();
         let mut out = Vec::with_capacity(self.plies.len());
         for &(mv, score) in &self.plies {
             if !pos.in_check() && !mv.is_noisy() {
-                out.push(Record::new(&pos, score, self.result, Some(mv)));
+                out.push(TrainingRecord::new(&pos, score, self.result, Some(mv)));
             }
             pos.play_unchecked(mv);
         }

@@ -14,7 +14,7 @@ use std::io::{self, Read, Write};
 use crate::chess::{Color, Rng};
 use crate::engine::eval::HandCrafted;
 
-use super::data::Record;
+use super::data::TrainingRecord;
 use super::network::{
     BUCKET_RANGE, INPUTS, Network, QA, QB, feature_index, output_bucket, valid_hidden_width,
 };
@@ -43,7 +43,7 @@ fn uniform(rng: &mut Rng, limit: f32) -> f32 {
 }
 
 /// Active features of a record from the side to move's and the opponent's view.
-fn features(record: &Record) -> ([u16; 32], [u16; 32], usize) {
+fn features(record: &TrainingRecord) -> ([u16; 32], [u16; 32], usize) {
     let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
     let mut n = 0;
     for (piece, sq) in record.pieces() {
@@ -84,7 +84,7 @@ pub struct Mix {
 
 impl Target {
     /// The blended target from the side to move's view.
-    pub(super) fn of(self, record: &Record) -> f32 {
+    pub(super) fn of(self, record: &TrainingRecord) -> f32 {
         let (score, result) = match record.turn {
             Color::White => (f32::from(record.white_score), record.result.score()),
             Color::Black => (-f32::from(record.white_score), 1.0 - record.result.score()),
@@ -101,7 +101,7 @@ impl Target {
 
     /// What is added to the network's part of the sigmoid's argument for each record: the mix's
     /// hand-crafted share, computed once (all zero for a network trained alone).
-    pub fn offsets(self, records: &[Record], threads: usize) -> Vec<f32> {
+    pub fn offsets(self, records: &[TrainingRecord], threads: usize) -> Vec<f32> {
         let Some(mix) = self.mix else {
             return vec![0.0; records.len()];
         };
@@ -236,7 +236,7 @@ impl Model {
     }
 
     /// Raw output (sigmoid of it is the expected score) for the side to move.
-    pub fn forward(&self, record: &Record) -> f32 {
+    pub fn forward(&self, record: &TrainingRecord) -> f32 {
         let (us, them, n) = features(record);
         let mut acc_us = vec![0.0; self.hidden];
         let mut acc_them = vec![0.0; self.hidden];
@@ -261,7 +261,7 @@ impl Model {
     /// Adds one record's loss gradient to `grads`; `offset` is its [`Target::offsets`] entry.
     pub(super) fn backward(
         &self,
-        record: &Record,
+        record: &TrainingRecord,
         offset: f32,
         target: Target,
         grads: &mut Gradients,
@@ -427,7 +427,7 @@ mod tests {
     use super::*;
     use crate::chess::Position;
 
-    fn records() -> Vec<Record> {
+    fn records() -> Vec<TrainingRecord> {
         [
             "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
             "3qk3/8/8/8/8/8/8/4K3 b - - 0 1",
@@ -435,7 +435,7 @@ mod tests {
         ]
         .iter()
         .map(|fen| {
-            Record::new(
+            TrainingRecord::new(
                 &Position::from_fen(fen).unwrap(),
                 0,
                 WhiteResult::Draw,

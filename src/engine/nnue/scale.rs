@@ -7,7 +7,7 @@ use crate::engine::eval::HandCrafted;
 use crate::engine::eval::tune::{golden_section_minimum, sigmoid};
 
 use super::Network;
-use super::data::Record;
+use super::data::TrainingRecord;
 use super::network::SCALE_RANGE;
 
 /// Least squares `y = slope * x + intercept`, with the correlation.
@@ -44,7 +44,7 @@ const WITHIN_CP: f64 = 1000.0;
 
 /// Up to `sample` positions spread evenly over `records`, with their search scores, all from
 /// the side to move's view.
-pub fn sample_positions(records: &[Record], sample: usize) -> Vec<(Position, i32)> {
+pub fn sample_positions(records: &[TrainingRecord], sample: usize) -> Vec<(Position, i32)> {
     let step = (records.len() / sample.max(1)).max(1);
     records
         .iter()
@@ -114,7 +114,7 @@ impl ResultCurve {
     const BINS: usize = (2 * Self::WITHIN_CP / Self::BIN_CP + 1) as usize;
 
     /// Counts a position; scores beyond 20 pawns say nothing of the scale.
-    pub fn add(&mut self, record: &Record) {
+    pub fn add(&mut self, record: &TrainingRecord) {
         let score = i32::from(record.white_score);
         if score.abs() > Self::WITHIN_CP {
             return;
@@ -177,7 +177,7 @@ mod tests {
                 } else {
                     WhiteResult::Loss
                 };
-                curve.add(&Record::new(&pos, cp as i16, result, None));
+                curve.add(&TrainingRecord::new(&pos, cp as i16, result, None));
             }
         }
         let k = curve.fitted_scale().unwrap();

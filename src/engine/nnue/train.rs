@@ -1,11 +1,11 @@
-//! The trainer: the float [`Model`], trained on [`Record`]s with AdamW on every core, then
+//! The trainer: the float [`Model`], trained on [`TrainingRecord`]s with AdamW on every core, then
 //! quantised into a network file (see [`super::model`] for what it is trained to predict).
 
 use std::time::Instant;
 
 use crate::chess::Rng;
 
-use super::data::Record;
+use super::data::TrainingRecord;
 use super::model::{FEATURE_WEIGHT_LIMIT, Gradients, OUTPUT_WEIGHT_LIMIT, on_threads};
 pub use super::model::{Mix, Model, Target};
 use super::network::SCALE;
@@ -134,7 +134,7 @@ pub struct EpochReport {
 /// Sums gradients over `batch` (records with their offsets) on `threads` threads.
 fn batch_gradients(
     model: &Model,
-    batch: &[(&Record, f32)],
+    batch: &[(&TrainingRecord, f32)],
     target: Target,
     threads: usize,
 ) -> Gradients {
@@ -160,7 +160,7 @@ fn batch_gradients(
 /// Mean loss over `records` (with their [`Target::offsets`]) without updating anything.
 pub fn evaluate_loss(
     model: &Model,
-    records: &[Record],
+    records: &[TrainingRecord],
     offsets: &[f32],
     target: Target,
     threads: usize,
@@ -190,7 +190,7 @@ pub fn held_out_len(total: usize, validation_fraction: f32) -> usize {
 /// (to save checkpoints and report) and `on_batch` with the fraction of the epoch done.
 pub fn train(
     model: &mut Model,
-    mut records: Vec<Record>,
+    mut records: Vec<TrainingRecord>,
     config: &TrainConfig,
     mut on_batch: impl FnMut(usize, f64),
     mut on_epoch: impl FnMut(&Model, &EpochReport),
@@ -199,7 +199,7 @@ pub fn train(
     let validation_len = held_out_len(records.len(), config.validation_fraction);
     let validation = records.split_off(records.len() - validation_len);
     if config.mirror {
-        let mirrored: Vec<Record> = records.iter().map(Record::mirrored).collect();
+        let mirrored: Vec<TrainingRecord> = records.iter().map(TrainingRecord::mirrored).collect();
         records.extend(mirrored);
     }
     let offsets = config.target.offsets(&records, config.threads);
@@ -224,7 +224,7 @@ pub fn train(
             let floor = config.final_lr_fraction;
             lr = config.lr
                 * (floor + (1.0 - floor) * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
-            let batch_records: Vec<(&Record, f32)> = batch
+            let batch_records: Vec<(&TrainingRecord, f32)> = batch
                 .iter()
                 .map(|&i| (&records[i as usize], offsets[i as usize]))
                 .collect();
@@ -263,7 +263,7 @@ mod tests {
     use super::*;
     use crate::chess::Position;
 
-    fn records() -> Vec<Record> {
+    fn records() -> Vec<TrainingRecord> {
         // Material decides: positions with an extra queen for White are won, and vice versa.
         let fens = [
             ("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", 900, WhiteResult::Win),
@@ -276,7 +276,7 @@ mod tests {
             .cycle()
             .take(500)
             .map(|&(fen, score, result)| {
-                Record::new(&Position::from_fen(fen).unwrap(), score, result, None)
+                TrainingRecord::new(&Position::from_fen(fen).unwrap(), score, result, None)
             })
             .collect()
     }

@@ -6,7 +6,7 @@ use crate::tui::engine_link::{EngineEvent, PvInfo, Score};
 use crate::tui::tests::{app, ctrl, keys, take_go};
 use crate::tui::update::{Action, update};
 
-use super::{Attempt, Grade, Solved};
+use super::{Attempt, PuzzleGrade, Solved};
 
 /// Answers the search that was asked for with `score` (White's view) and `pv` (UCI); returns
 /// the moves it was asked to search after.
@@ -115,7 +115,10 @@ fn a_mistake_becomes_a_puzzle_graded_by_the_engine() {
     keys(&mut app, "Nf6<Enter>");
     assert_eq!(
         state(&app).attempt,
-        Attempt::Graded(app.position().parse_san("Nf6").unwrap(), Grade::GameMove)
+        Attempt::Graded(
+            app.position().parse_san("Nf6").unwrap(),
+            PuzzleGrade::GameMove
+        )
     );
     assert!(take_go(&mut app).is_none());
     // Another move goes to the engine, which finds it still loses.
@@ -123,7 +126,7 @@ fn a_mistake_becomes_a_puzzle_graded_by_the_engine() {
     answer(&mut app, Score::Mate(1), &["h5f7"]);
     assert!(matches!(
         state(&app).attempt,
-        Attempt::Graded(_, Grade::Still(_))
+        Attempt::Graded(_, PuzzleGrade::Still(_))
     ));
     // A retry with a move about as good as the best solves it.
     keys(&mut app, "u");
@@ -132,7 +135,7 @@ fn a_mistake_becomes_a_puzzle_graded_by_the_engine() {
     assert_eq!(moves.last().map(String::as_str), Some("d8e7"));
     assert!(matches!(
         state(&app).attempt,
-        Attempt::Graded(_, Grade::Good)
+        Attempt::Graded(_, PuzzleGrade::Good)
     ));
     assert_eq!(state(&app).results, [Solved::AfterRetry]);
     // The game was not touched, and the end sums up.
