@@ -273,7 +273,7 @@ pub enum ReplaceError {
 }
 
 /// Where a game was read from: its file, number, byte offset, and the bytes it was read from.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub struct GameOrigin {
     pub path: PathBuf,
     pub number: u64,

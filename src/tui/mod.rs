@@ -319,17 +319,12 @@ fn run_effects(
                     let written = write_pgn(&path, &game, append, origin.as_deref());
                     let event = match written {
                         Ok(Some(at)) => {
-                            keep_resumable(autosave.as_ref(), clears_autosave, resume, &at);
+                            keep_resumable(autosave.as_ref(), clears_autosave, resume, Some(&at));
                             let replaced = origin.is_some();
                             Event::Library(LibraryEvent::Written(Box::new(at), replaced))
                         }
                         Ok(None) => {
-                            keep_resumable(
-                                autosave.as_ref(),
-                                clears_autosave,
-                                None,
-                                &GameOrigin::default(),
-                            );
+                            keep_resumable(autosave.as_ref(), clears_autosave, resume, None);
                             Event::Job(Ok(format!("saved to {}", path.display())))
                         }
                         Err((message, changed)) => {
@@ -502,19 +497,19 @@ fn write_pgn(
 }
 
 /// After a save: a finished game leaves nothing to resume; an unfinished one stays resumable,
-/// its autosave saying where it went.
+/// its autosave saying where it went (`at`, when the save can tell).
 fn keep_resumable(
     autosave: Option<&autosave::WriterHandle>,
     clears: bool,
     resume: Option<Box<autosave::Saved>>,
-    at: &GameOrigin,
+    at: Option<&GameOrigin>,
 ) {
     let Some(autosave) = autosave else {
         return;
     };
     if clears {
         autosave.clear();
-    } else if let Some(mut saved) = resume {
+    } else if let (Some(mut saved), Some(at)) = (resume, at) {
         saved.saved_to = Some(at.path.clone());
         saved.set_origin(at);
         autosave.save(saved.to_text());
