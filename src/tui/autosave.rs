@@ -39,13 +39,14 @@ pub struct Saved {
     /// The move shown, as the child index taken at each node from the start.
     #[serde(default)]
     pub shown: Vec<u32>,
-    /// The file and game an analysed game was read from (see `GameOrigin`).
-    pub origin_path: Option<PathBuf>,
+    /// The file and game an analysed game was read from (see `GameOrigin`). Paths are kept as
+    /// text: one that is not UTF-8 comes back changed, and writing back to it then fails safely.
+    pub origin_path: Option<String>,
     pub origin_number: Option<u64>,
     pub origin_offset: Option<u64>,
     pub origin_text: Option<String>,
     /// Where the game was last saved, to say so when it is resumed.
-    pub saved_to: Option<PathBuf>,
+    pub saved_to: Option<String>,
     /// The autosave file this was read from (not written).
     #[serde(skip)]
     pub file: Option<PathBuf>,
@@ -142,7 +143,7 @@ impl Saved {
             black_ms: None,
             pgn: None,
             shown: Vec::new(),
-            origin_path: origin.map(|o| o.path.clone()),
+            origin_path: origin.map(|o| o.path.to_string_lossy().into_owned()),
             origin_number: origin.map(|o| o.number),
             origin_offset: origin.map(|o| o.offset),
             // Bytes that are not UTF-8 come back different, and a write-back then refuses.
@@ -200,7 +201,7 @@ impl Saved {
     /// The file and game an analysed game came from.
     pub fn origin(&self) -> Option<crate::game::GameOrigin> {
         Some(crate::game::GameOrigin {
-            path: self.origin_path.clone()?,
+            path: PathBuf::from(self.origin_path.clone()?),
             number: self.origin_number?,
             offset: self.origin_offset?,
             bytes: self.origin_text.clone()?.into_bytes(),
@@ -209,7 +210,7 @@ impl Saved {
 
     /// Records where the game is in a file.
     pub fn set_origin(&mut self, origin: &crate::game::GameOrigin) {
-        self.origin_path = Some(origin.path.clone());
+        self.origin_path = Some(origin.path.to_string_lossy().into_owned());
         self.origin_number = Some(origin.number);
         self.origin_offset = Some(origin.offset);
         self.origin_text = Some(String::from_utf8_lossy(&origin.bytes).into_owned());
@@ -368,6 +369,26 @@ mod tests {
             }
         );
         assert!(Saved::parse("fen = 3").is_err());
+    }
+
+    /// A game from a file whose name is not UTF-8 still autosaves (its origin then no longer
+    /// matches, so writing back refuses rather than writing elsewhere).
+    #[cfg(unix)]
+    #[test]
+    fn an_origin_that_is_not_utf8_still_autosaves() {
+        use std::os::unix::ffi::OsStrExt;
+        let mut s =
+            Saved::parse(&format!("fen = \"{}\"\nmoves = []", crate::chess::STARTPOS)).unwrap();
+        s.set_origin(&crate::game::GameOrigin {
+            path: PathBuf::from(std::ffi::OsStr::from_bytes(b"caf\xe9.pgn")),
+            number: 3,
+            offset: 10,
+            bytes: b"1. e4 \xe9 *".to_vec(),
+        });
+        let back = Saved::parse(&s.to_text()).unwrap();
+        let origin = back.origin().unwrap();
+        assert_eq!((origin.number, origin.offset), (3, 10));
+        assert_ne!(origin.bytes, b"1. e4 \xe9 *");
     }
 }
 

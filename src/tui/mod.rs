@@ -510,7 +510,7 @@ fn keep_resumable(
     if clears {
         autosave.clear();
     } else if let (Some(mut saved), Some(at)) = (resume, at) {
-        saved.saved_to = Some(at.path.clone());
+        saved.saved_to = Some(at.path.to_string_lossy().into_owned());
         saved.set_origin(at);
         autosave.save(saved.to_text());
     }

@@ -144,8 +144,7 @@ pub fn resume(app: &mut App, saved: &Saved) {
         .push(Effect::Autosave(Saved::capture(app).to_text()));
     match &saved.saved_to {
         Some(file) => app.info(format!(
-            "resumed the game from last time (saved unfinished in {})",
-            file.display()
+            "resumed the game from last time (saved unfinished in {file})"
         )),
         None => app.info("resumed the game from last time"),
     }
