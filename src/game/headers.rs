@@ -30,19 +30,34 @@ impl Default for Headers {
 
 impl Headers {
     /// Orders tags as read: roster first (placeholders for missing ones), the rest in order.
-    /// A repeated tag keeps its first value.
-    pub fn from_tags(read: Vec<(String, String)>) -> Headers {
+    /// A repeated tag keeps its first value (a roster tag its first that is not the
+    /// placeholder). Also returns each value not kept, as (its place in `read`, name, value),
+    /// in the order read.
+    pub fn from_tags(read: Vec<(String, String)>) -> (Headers, Vec<(usize, String, String)>) {
         let mut headers = Headers::default();
-        for (name, value) in read {
+        // Which of `read` set each roster tag, to report it when a later value replaces it.
+        let mut roster_from = [None; SEVEN_TAG_ROSTER.len()];
+        let mut ignored = Vec::new();
+        for (at, (name, value)) in read.into_iter().enumerate() {
             if let Some(i) = SEVEN_TAG_ROSTER.iter().position(|&(k, _)| k == name) {
-                if headers.tags[i].1 == SEVEN_TAG_ROSTER[i].1 {
+                if headers.tags[i].1 != SEVEN_TAG_ROSTER[i].1 {
+                    ignored.push((at, name, value));
+                    continue;
+                }
+                if let Some(earlier) = roster_from[i].replace(at) {
+                    let placeholder = std::mem::replace(&mut headers.tags[i].1, value);
+                    ignored.push((earlier, name, placeholder));
+                } else {
                     headers.tags[i].1 = value;
                 }
             } else if headers.get(&name).is_none() {
                 headers.tags.push((name, value));
+            } else {
+                ignored.push((at, name, value));
             }
         }
-        headers
+        ignored.sort_by_key(|&(at, _, _)| at);
+        (headers, ignored)
     }
 
     pub fn get(&self, name: &str) -> Option<&str> {
@@ -95,11 +110,12 @@ mod tests {
 
     #[test]
     fn roster_first_then_read_order() {
-        let h = Headers::from_tags(vec![
+        let (h, ignored) = Headers::from_tags(vec![
             ("ECO".into(), "B20".into()),
             ("White".into(), "Molinari".into()),
             ("Annotator".into(), "x".into()),
         ]);
+        assert!(ignored.is_empty());
         let names: Vec<&str> = h.iter().map(|(k, _)| k).collect();
         assert_eq!(
             names,
@@ -120,5 +136,26 @@ mod tests {
         let mut s = String::new();
         escape_value("a \"b\" \\c", &mut s);
         assert_eq!(s, r#"a \"b\" \\c"#);
+    }
+
+    #[test]
+    fn repeated_tags_keep_their_first_value_and_report_the_others() {
+        let tag = |n: &str, v: &str| (n.to_owned(), v.to_owned());
+        let (h, ignored) = Headers::from_tags(vec![
+            tag("White", "?"),
+            tag("ECO", "B20"),
+            tag("White", "X"),
+            tag("ECO", "C00"),
+            tag("White", "Y"),
+        ]);
+        assert_eq!((h.get("White"), h.get("ECO")), (Some("X"), Some("B20")));
+        assert_eq!(
+            ignored,
+            [
+                (0, "White".into(), "?".into()),
+                (3, "ECO".into(), "C00".into()),
+                (4, "White".into(), "Y".into()),
+            ]
+        );
     }
 }

@@ -130,14 +130,13 @@ fn read_game(raw: &RawGame<'_>, annotations: bool) -> ParsedGame {
         ));
     }
     let has_result_tag = tags.iter().any(|(name, _)| name == "Result");
-    let repeated = repeated_tags(&tags, &tag_lines);
-    let mut headers = Headers::from_tags(tags);
+    let (mut headers, repeated) = Headers::from_tags(tags);
     let mut warnings: Vec<GameError> = repeated
         .into_iter()
-        .map(|(line, name, ignored)| {
+        .map(|(at, name, ignored)| {
             let kept = headers.get(&name).unwrap_or_default().to_owned();
             error(
-                line,
+                tag_lines[at],
                 GameErrorKind::RepeatedTag {
                     name,
                     kept,
@@ -225,31 +224,6 @@ fn read_game(raw: &RawGame<'_>, annotations: bool) -> ParsedGame {
     }
     let result = builder.result.map(|(result, _)| result);
     parsed(headers, builder.tree, result, errors, warnings)
-}
-
-/// The tags read more than once, as (line, name, the value not kept): the Seven Tag Roster
-/// keeps its first value that is not the placeholder, other tags their first.
-fn repeated_tags(tags: &[(String, String)], lines: &[u64]) -> Vec<(u64, String, String)> {
-    let mut repeated = Vec::new();
-    for (i, (name, _)) in tags.iter().enumerate() {
-        let all: Vec<usize> = (0..tags.len()).filter(|&j| tags[j].0 == *name).collect();
-        if all.len() < 2 || all[0] != i {
-            continue;
-        }
-        let placeholder = super::headers::SEVEN_TAG_ROSTER
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|&(_, v)| v);
-        let kept = all
-            .iter()
-            .copied()
-            .find(|&j| placeholder.is_none_or(|p| tags[j].1 != p))
-            .unwrap_or(all[0]);
-        for &j in all.iter().filter(|&&j| j != kept) {
-            repeated.push((lines[j], name.clone(), tags[j].1.clone()));
-        }
-    }
-    repeated
 }
 
 /// `text` with its control characters escaped (`\u{0}`), for a message.
