@@ -257,7 +257,10 @@ impl Command {
             .map(Command::Arrows),
             _ => None,
         };
-        let parsed = parsed.filter(|c| c.to_string() == format!("[%{inner}]"));
+        let parsed = parsed.filter(|c| {
+            let written = c.to_string();
+            written.strip_prefix("[%").and_then(|w| w.strip_suffix(']')) == Some(&inner)
+        });
         parsed.unwrap_or_else(|| Command::Other {
             name: name.to_owned(),
             args: args.to_owned(),

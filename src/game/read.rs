@@ -315,7 +315,7 @@ impl Builder {
                 Token::Close => self.end_variation(at),
                 Token::Result(result) if self.stack.is_empty() => {
                     self.result = Some((result, at));
-                    self.after_result(result, &movetext[at..]);
+                    self.after_result(result, movetext, at);
                     ControlFlow::Break(())
                 }
                 Token::Result(_) => ControlFlow::Continue(()),
@@ -332,7 +332,8 @@ impl Builder {
 
     /// What follows the result in the same game: comments are kept (after the last move), and
     /// anything else is an error, as it would be lost.
-    fn after_result(&mut self, result: GameResult, rest: &[u8]) {
+    fn after_result(&mut self, result: GameResult, movetext: &[u8], result_at: usize) {
+        let rest = &movetext[result_at..];
         let mut tokens = Tokens::new(rest);
         tokens.next();
         for (at, token) in tokens {
@@ -349,8 +350,6 @@ impl Builder {
                         result: result.as_str().to_owned(),
                         text,
                     };
-                    // `at` is relative to `rest`, which starts at the result's offset.
-                    let result_at = self.result.map_or(0, |(_, r)| r);
                     self.failures.push((kind, result_at + at));
                     return;
                 }
