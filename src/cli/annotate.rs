@@ -134,7 +134,7 @@ fn game_json(number: u64, game: &Game, summary: &GameSummary) -> serde_json::Val
 pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
     if let Some(out) = &args.out
         && !args.overwrite
-        && super::same_file(out, &args.input)
+        && kibitzer::game::same_file(out, &args.input)
     {
         bail!(
             "--out {} is the input file; add --overwrite to replace it",

@@ -56,24 +56,6 @@ pub fn parse_evaluation(arg: &str) -> Result<Evaluation, String> {
 }
 
 /// A share from 0 to 1 (`--result-weight`).
-/// Whether two paths name one file (through symbolic and hard links too); false where either
-/// does not exist.
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        match (std::fs::metadata(a), std::fs::metadata(b)) {
-            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-            _ => false,
-        }
-    }
-    #[cfg(not(unix))]
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
-}
-
 /// A hash table size in MiB: a whole number from 1 up to what the engine and this machine hold.
 pub fn parse_hash_mb(arg: &str) -> Result<usize, String> {
     let mb: usize = arg

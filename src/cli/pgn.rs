@@ -67,7 +67,7 @@ pub fn run(args: PgnArgs) -> anyhow::Result<()> {
             eco,
             overwrite,
         } => {
-            if !overwrite && super::same_file(&input, &output) {
+            if !overwrite && kibitzer::game::same_file(&input, &output) {
                 bail!(
                     "--output {} is the input file; add --overwrite to replace it",
                     output.display()

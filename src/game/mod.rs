@@ -26,7 +26,7 @@ pub use read::{
 };
 pub use record::{Ending, Game, GameResult, Variant};
 pub use save::{
-    AtomicFile, GameOrigin, ReplaceError, append_game, remove_temporaries, replace_game,
+    AtomicFile, GameOrigin, ReplaceError, append_game, remove_temporaries, replace_game, same_file,
     save_atomic, save_games, save_target,
 };
 pub use tree::{EditError, GameMove, Node, NodeId, Tree};

@@ -148,6 +148,24 @@ fn remove_stale_temporaries(target: &Path, name: &str) {
     }
 }
 
+/// Whether two paths name one file (through symbolic and hard links too); false where either
+/// does not exist.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (fs::metadata(a), fs::metadata(b)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 /// Whether a process with this id runs (on other systems: assumed so).
 #[cfg(unix)]
 pub fn process_alive(pid: u32) -> bool {

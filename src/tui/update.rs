@@ -264,15 +264,6 @@ pub fn open_prompt(app: &mut App, kind: PromptKind) {
     });
 }
 
-/// Whether two paths name the same file (the second may not exist yet).
-fn same_path(a: &std::path::Path, b: &std::path::Path) -> bool {
-    a == b
-        || match (a.canonicalize(), b.canonicalize()) {
-            (Ok(a), Ok(b)) => a == b,
-            _ => false,
-        }
-}
-
 /// How many games the file at `path` holds (0 when it is missing or unreadable).
 fn games_in(path: &std::path::Path) -> u64 {
     let Ok(file) = std::fs::File::open(path) else {
@@ -499,7 +490,7 @@ pub fn write_checked(app: &mut App, path: std::path::PathBuf, append: bool) {
     let origin = app
         .game
         .origin()
-        .filter(|o| same_path(&o.path, &path))
+        .filter(|o| o.path == path || crate::game::same_file(&o.path, &path))
         .cloned();
     if origin.is_none() && !append {
         let games = games_in(&path);
