@@ -136,13 +136,10 @@ fn remove_stale_temporaries(target: &Path, name: &str) {
         let Some(rest) = file_name.to_str().and_then(|n| n.strip_prefix(&prefix)) else {
             continue;
         };
-        let Some(pid) = rest
+        if rest
             .split_once('-')
-            .and_then(|(pid, _)| pid.parse::<u32>().ok())
-        else {
-            continue;
-        };
-        if pid != std::process::id() && !process_alive(pid) {
+            .is_some_and(|(pid, _)| left_by_dead_process(pid))
+        {
             let _ = fs::remove_file(entry.path());
         }
     }
@@ -166,9 +163,16 @@ pub fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// Whether a file named after process `pid` (its id as text) was left by another process that
+/// no longer runs: a temporary or an autosave nobody will finish.
+pub fn left_by_dead_process(pid: &str) -> bool {
+    pid.parse::<u32>()
+        .is_ok_and(|pid| pid != std::process::id() && !process_alive(pid))
+}
+
 /// Whether a process with this id runs (on other systems: assumed so).
 #[cfg(unix)]
-pub fn process_alive(pid: u32) -> bool {
+fn process_alive(pid: u32) -> bool {
     let Ok(pid) = libc::pid_t::try_from(pid) else {
         return true;
     };
@@ -178,7 +182,7 @@ pub fn process_alive(pid: u32) -> bool {
 }
 
 #[cfg(not(unix))]
-pub fn process_alive(_: u32) -> bool {
+fn process_alive(_: u32) -> bool {
     true
 }
 

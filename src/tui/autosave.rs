@@ -91,10 +91,7 @@ pub fn orphans() -> Vec<PathBuf> {
                 Some("") => true,
                 Some(pid) => pid
                     .strip_prefix('-')
-                    .and_then(|p| p.parse::<u32>().ok())
-                    .is_some_and(|p| {
-                        p != std::process::id() && !crate::game::save::process_alive(p)
-                    }),
+                    .is_some_and(crate::game::save::left_by_dead_process),
                 None => false,
             }
         })
