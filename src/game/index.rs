@@ -134,10 +134,7 @@ impl GameIndex {
             .map_or(0, |next| next.line - old.line) as i64;
         let line_shift = memchr::memchr_iter(b'\n', bytes).count() as i64 - old_lines;
         let mut entries = self.entries.clone();
-        entries[i] = IndexEntry {
-            len: bytes.len() as u64,
-            ..entry
-        };
+        entries[i] = entry;
         for e in &mut entries[i + 1..] {
             e.offset = e.offset.checked_add_signed(shift)?;
             e.line = e.line.checked_add_signed(line_shift)?;

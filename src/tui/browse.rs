@@ -278,9 +278,8 @@ pub fn event(app: &mut App, event: LibraryEvent) {
         }
         LibraryEvent::Written(origin, true) => {
             if let Some(lib) = app.library.as_mut().filter(|l| l.path == origin.path) {
-                let old_len = lib.index.get(origin.number).map(|e| e.len);
                 match lib.index.with_game_replaced(origin.number, &origin.bytes) {
-                    Some(index) if old_len.is_some() => lib.index = Arc::new(index),
+                    Some(index) => lib.index = Arc::new(index),
                     // The list cannot follow: read the file again.
                     _ => app.effects.push(Effect::IndexPgn(origin.path.clone())),
                 }
@@ -301,25 +300,23 @@ pub fn event(app: &mut App, event: LibraryEvent) {
         }
         LibraryEvent::Loaded(path, number, Ok(loaded)) => {
             let (parsed, origin) = *loaded;
-            // A warning (the Result tag against the moves, ...) shows like an error: the user
-            // should know before relying on the game.
-            let first_error = parsed
-                .errors
-                .first()
-                .or(parsed.warnings.first())
-                .map(ToString::to_string);
+            let first_error = parsed.errors.first().map(ToString::to_string);
+            let first_warning = parsed.warnings.first().map(ToString::to_string);
             let name = path.file_name().map_or_else(
                 || path.display().to_string(),
                 |n| n.to_string_lossy().into_owned(),
             );
             let mut record = Record::from_game(parsed.game);
             record.set_origin(Some(origin));
-            let (severity, message) = match first_error {
-                Some(e) => (
+            let (severity, message) = match (first_error, first_warning) {
+                (Some(e), _) => (
                     Severity::Error,
                     format!("{name}: {e} (moves up to it loaded)"),
                 ),
-                None => (
+                // A warning (the Result tag against the moves, ...) shows like an error: the
+                // user should know before relying on the game; all of it is loaded.
+                (None, Some(w)) => (Severity::Error, format!("{name}: {w}")),
+                (None, None) => (
                     Severity::Info,
                     format!(
                         "{name}, game {number}: {} vs {}",

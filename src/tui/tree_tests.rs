@@ -629,6 +629,10 @@ fn a_result_tag_against_the_moves_is_shown_and_asked_about() {
     load_requested(&mut app);
     let message = &app.message.as_ref().unwrap().1;
     assert!(message.contains("movetext ends with 0-1"), "{message}");
+    assert!(
+        !message.contains("up to it"),
+        "the whole game is loaded: {message}"
+    );
     keys(&mut app, "w<Enter>");
     assert!(matches!(
         app.overlay,
