@@ -99,6 +99,7 @@ fn game_pass_finished(app: &mut App) {
     let text = super::review::summary_text(&app.game);
     let (white, black) = super::review::summary(&app.game);
     app.game.set_summary(&text);
+    super::update::autosave_analysis(app);
     app.info(format!(
         "game analysed: accuracy White {:.0}%, Black {:.0}% (summary at the top of the moves; :learn)",
         white.accuracy(),

@@ -594,11 +594,16 @@ fn a_whole_game_analysis_is_unsaved_work() {
         score: Some(super::engine_link::Score::Cp(30)),
         ..Default::default()
     };
+    app.effects.clear();
     update(
         &mut app,
         Action::Engine(id, super::engine_link::EngineEvent::Info(info)),
     );
     assert_eq!(app.game.eval(node), Some(super::engine_link::Score::Cp(30)));
+    assert!(
+        !app.effects.iter().any(|e| matches!(e, Effect::Autosave(_))),
+        "an engine report alone writes no autosave"
+    );
     assert!(app.has_unsaved_work());
     keys(&mut app, "q");
     assert!(matches!(app.overlay, Some(Overlay::ConfirmQuit)));

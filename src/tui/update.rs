@@ -59,7 +59,8 @@ impl Action {
 }
 
 pub fn update(app: &mut App, action: Action) {
-    if action.is_user() {
+    let user = action.is_user();
+    if user {
         app.message = None;
     }
     match action {
@@ -116,6 +117,12 @@ pub fn update(app: &mut App, action: Action) {
         Action::Tablebase(pos, answer) => app.tb.store(*pos, answer),
     }
     settle(app);
+    // Only what the user does changes the work: engine reports and clock ticks, many a second,
+    // would otherwise write the whole game out each time (the whole-game analysis autosaves
+    // when it ends).
+    if user {
+        autosave_analysis(app);
+    }
 }
 
 /// Follow-ups of any change: the book reply, the end of the game, the engine's task.
@@ -125,11 +132,10 @@ pub fn settle(app: &mut App) {
     endgame::settle(app);
     tablebase::request(app);
     engine_sync::sync_engine(app);
-    autosave_analysis(app);
 }
 
 /// An analysis with unsaved work is in the autosave file as it changes; once saved, it goes.
-fn autosave_analysis(app: &mut App) {
+pub fn autosave_analysis(app: &mut App) {
     if !matches!(app.mode, Mode::Analyse(_)) {
         return;
     }
