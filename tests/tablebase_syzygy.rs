@@ -70,7 +70,7 @@ fn the_dtz_after_every_move_is_python_chess_s() {
         let fen = fields.next().unwrap();
         let root: i32 = fields.next().unwrap().parse().unwrap();
         let pos = Position::from_fen(fen).unwrap();
-        let ranking = tables.rank_root(&pos, true).unwrap();
+        let ranking = tables.view(&pos).unwrap().ranking;
         let expected: Vec<(&str, &str)> = fields
             .next()
             .unwrap()

@@ -22,8 +22,9 @@ pub struct RankedMove {
     pub checkmate: bool,
     pub stalemate: bool,
     /// The DTZ of the position after the move, from its side to move (as the tables give it,
-    /// so a win for the mover is negative); `None` after a checkmate, or where it could not
-    /// be probed.
+    /// so a win for the mover is negative); `None` after a checkmate, where it could not be
+    /// probed, and after a zeroing move in the engine's ranking (only [`Tablebases::view`],
+    /// which shows it, probes those).
     pub after: Option<Dtz>,
 }
 
@@ -108,8 +109,7 @@ impl Tablebases {
                     zeroing,
                     checkmate: false,
                     stalemate: child.is_stalemate(),
-                    // Only shown: a table missing for the new material costs the figure alone.
-                    after: self.probe_dtz(&child).ok(),
+                    after: None,
                 }
             } else {
                 let probe = self.probe_dtz(&child)?;

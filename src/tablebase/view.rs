@@ -28,7 +28,19 @@ pub struct TbView {
 impl Tablebases {
     /// Probes `pos` and every legal move (WDL and DTZ tables needed).
     pub fn view(&self, pos: &Position) -> Result<TbView, TbError> {
-        let ranking = self.rank_root(pos, true)?;
+        let mut ranking = self.rank_root(pos, true)?;
+        // The ranking leaves the DTZ after a zeroing move out (the engine ranks by WDL there);
+        // the view shows it. A table missing for the new material costs the figure alone.
+        for m in ranking
+            .moves
+            .iter_mut()
+            .filter(|m| m.zeroing && !m.checkmate)
+        {
+            m.after = pos
+                .play(m.mv)
+                .ok()
+                .and_then(|child| self.probe_dtz(&child).ok());
+        }
         let state = if pos.is_checkmate() {
             TbState::Checkmate
         } else if pos.is_stalemate() {
