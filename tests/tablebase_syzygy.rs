@@ -6,11 +6,12 @@ mod common;
 use std::ffi::OsStr;
 use std::path::Path;
 
+use kibitzer::chess::TbWdl;
 use kibitzer::chess::{Move, Position};
 use kibitzer::engine::{
     Engine, EngineOptions, Score, SearchEvent, SearchInfo, SearchLimits, TablebaseConfig,
 };
-use kibitzer::tablebase::{Tablebases, TbError, Wdl};
+use kibitzer::tablebase::{Tablebases, TbError};
 
 fn shared_tables() -> Option<Tablebases> {
     let dir = common::shared_dir()?.join("syzygy");
@@ -150,7 +151,7 @@ fn mate_in_one_and_losses_holding_out_longest() {
     // Black to move, lost: the first move is the one that loses slowest.
     let losing = Position::from_fen("8/8/8/4k3/8/8/8/3QK3 b - - 0 1").unwrap();
     let root = tables.rank_root(&losing, true).unwrap();
-    assert!(root.moves.iter().all(|m| m.wdl == Wdl::Loss));
+    assert!(root.moves.iter().all(|m| m.wdl == TbWdl::Loss));
     let longest = root.moves.iter().map(|m| m.dtz).min().unwrap();
     assert_eq!(root.moves[0].dtz, longest);
     assert_eq!(
@@ -171,16 +172,16 @@ fn cursed_win_under_the_fifty_move_rule() {
     assert!(dtz > 10, "dtz {dtz}");
     assert_eq!(
         tables.rank_root(&fresh, true).unwrap().moves[0].wdl,
-        Wdl::Win
+        TbWdl::Win
     );
     let root = tables.rank_root(&late, true).unwrap();
-    assert_eq!(root.moves[0].wdl, Wdl::CursedWin);
+    assert_eq!(root.moves[0].wdl, TbWdl::CursedWin);
     let ignoring_rule = tables.rank_root(&late, false).unwrap();
     assert!(
         ignoring_rule
             .best_group()
             .iter()
-            .all(|m| m.wdl == Wdl::CursedWin)
+            .all(|m| m.wdl == TbWdl::CursedWin)
     );
 }
 
@@ -225,7 +226,7 @@ fn missing_table_is_named() {
         .unwrap_err();
     assert!(err.to_string().contains("KRvK.rtbw"), "{err}");
     let kqvk = Position::from_fen("8/8/8/4k3/8/8/8/1Q2K3 w - - 0 1").unwrap();
-    assert_eq!(tables.probe_wdl(&kqvk).unwrap(), Wdl::Win);
+    assert_eq!(tables.probe_wdl(&kqvk).unwrap(), TbWdl::Win);
     let err = tables.probe_dtz(&kqvk).unwrap_err();
     assert!(err.to_string().contains("KQvK.rtbz"), "{err}");
     let _ = std::fs::remove_dir_all(dir);
@@ -324,7 +325,7 @@ fn the_engine_scores_tablebase_wins_below_mate_and_counts_hits() {
     let after = pos.play(best).unwrap();
     assert_eq!(
         tables.probe_wdl(&after).unwrap(),
-        Wdl::Loss,
+        TbWdl::Loss,
         "{best:?} keeps the win"
     );
     let Score::Cp(cp) = info.score else {

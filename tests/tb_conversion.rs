@@ -6,9 +6,10 @@
 
 mod common;
 
+use kibitzer::chess::TbWdl;
 use kibitzer::chess::{CastlingMode, Color, Piece, Position, Role, Setup, Square};
 use kibitzer::engine::{Engine, EngineOptions, SearchEvent, SearchLimits, TablebaseConfig};
-use kibitzer::tablebase::{Tablebases, Wdl};
+use kibitzer::tablebase::Tablebases;
 
 use common::Rng;
 
@@ -34,7 +35,7 @@ fn random_win(tables: &Tablebases, white: &[Role], black: &[Role], rng: &mut Rng
         let Ok(pos) = Position::from_setup(setup, CastlingMode::Standard) else {
             continue;
         };
-        if !pos.legal_moves().is_empty() && tables.probe_wdl(&pos).ok() == Some(Wdl::Win) {
+        if !pos.legal_moves().is_empty() && tables.probe_wdl(&pos).ok() == Some(TbWdl::Win) {
             return pos;
         }
     }

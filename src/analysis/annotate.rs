@@ -6,10 +6,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 
 use crate::book::Book;
-use crate::chess::{Color, Move, Position};
+use crate::chess::{Color, Move, Position, TbWdl};
 use crate::engine::{Engine, Score, SearchEvent, SearchLimits};
+use crate::engines::score::white_score;
 use crate::game::{self, Command, Comment, Eval, Game, GameMove, NodeId};
-use crate::tablebase::{Tablebases, Wdl};
+use crate::tablebase::Tablebases;
 
 use super::judgement::{Judgement, SideStats, winning_chances};
 
@@ -153,7 +154,7 @@ impl Annotator {
         let mut in_book = knowledge.book.is_some();
         // The last tablebase verdict noted, from White's side: a note is added when the game
         // enters the tables and whenever the exact result changes.
-        let mut noted_wdl: Option<Wdl> = None;
+        let mut noted_wdl: Option<TbWdl> = None;
         for ply in 1..nodes.len() {
             let (parent, id) = (nodes[ply - 1], nodes[ply]);
             let before_pos = game.tree.position(parent).clone();
@@ -161,7 +162,7 @@ impl Annotator {
             let played = moves[ply - 1];
             let mover = before_pos.turn();
             let before = evals[ply - 1].score;
-            let after = negate(evals[ply].score);
+            let after = evals[ply].score.for_other_side();
             let best = evals[ply - 1].pv.first().copied();
 
             let book_move = in_book
@@ -228,11 +229,7 @@ impl Annotator {
                 }
             }
 
-            let white_eval = match after_pos.turn() {
-                Color::White => evals[ply].score,
-                Color::Black => negate(evals[ply].score),
-            };
-            let eval = to_game_score(white_eval);
+            let eval = white_score(evals[ply].score, after_pos.turn());
             // A finished position (mate, stalemate) speaks for itself: no evaluation on it.
             let finished = after_pos.legal_moves().is_empty();
             set_eval(
@@ -261,22 +258,6 @@ impl Annotator {
         }
         root.comment_after = Some(comment);
         summary
-    }
-}
-
-fn negate(score: Score) -> Score {
-    match score {
-        Score::Cp(cp) => Score::Cp(-cp),
-        // Mate(0) (mated now) seen from the other side: mate delivered.
-        Score::Mate(0) => Score::Mate(1),
-        Score::Mate(n) => Score::Mate(-n),
-    }
-}
-
-fn to_game_score(score: Score) -> game::Score {
-    match score {
-        Score::Cp(cp) => game::Score::Centipawns(cp),
-        Score::Mate(n) => game::Score::Mate(n),
     }
 }
 

@@ -27,7 +27,7 @@ pub use bitboard::Bitboard;
 pub use fen::{FenError, STARTPOS};
 pub use movegen::GenType;
 pub use moves::{Move, MoveKind, MoveList};
-pub use outcome::{DrawReason, Outcome};
+pub use outcome::{DrawReason, Outcome, TbWdl};
 pub use position::{CastlingMode, IllegalMove, Position, PositionError, PositionErrors, Setup};
 pub use rng::Rng;
 pub use san::{San, SanError};

@@ -111,7 +111,7 @@ fn game_json(number: u64, game: &Game, summary: &GameSummary) -> serde_json::Val
                 "ply": m.ply,
                 "san": m.san,
                 "eval": match m.eval {
-                    game::Score::Centipawns(cp) => json!({ "cp": cp }),
+                    game::Score::Cp(cp) => json!({ "cp": cp }),
                     game::Score::Mate(n) => json!({ "mate": n }),
                 },
                 "best": m.best,

@@ -65,7 +65,7 @@ use crate::chess::{Move, Position};
 pub use eval::{DEFAULT_HCE_SHARE, EvalFileError, Evaluation, HandCrafted};
 pub use limits::{Clock, Limit, SearchLimits};
 pub use params::{TUNABLES, Tunable};
-pub use probe::{TablebaseConfig, TablebaseProbe, TbRoot, TbRootMove, TbWdl};
+pub use probe::{TablebaseConfig, TablebaseProbe, TbRoot, TbRootMove};
 pub use score::{Bound, Score, Wdl};
 pub use strength::{MAX_ELO, MIN_ELO};
 

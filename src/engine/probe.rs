@@ -1,62 +1,10 @@
-//! What the search asks of endgame tables. The engine owns this trait and its vocabulary; the
-//! `tablebase` module implements it over Syzygy files, so the engine depends on neither.
+//! What the search asks of endgame tables. The engine owns this trait (its results are
+//! `chess::TbWdl`); the `tablebase` module implements it over Syzygy files, so the engine
+//! depends on neither.
 
 use std::sync::Arc;
 
-use crate::chess::{Move, Position};
-
-/// Win/draw/loss under the fifty-move rule, for the side to move.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug, Hash)]
-#[repr(i8)]
-pub enum TbWdl {
-    Loss = -2,
-    /// Lost, but the fifty-move rule saves the draw.
-    BlessedLoss = -1,
-    Draw = 0,
-    /// Won, but the fifty-move rule comes first: a draw with best defence.
-    CursedWin = 1,
-    Win = 2,
-}
-
-impl TbWdl {
-    /// The value as the Syzygy format numbers it: -2 (loss) to 2 (win).
-    pub fn value(self) -> i32 {
-        self as i32
-    }
-
-    /// The same result seen by the other side.
-    pub fn flip(self) -> TbWdl {
-        match self {
-            TbWdl::Loss => TbWdl::Win,
-            TbWdl::BlessedLoss => TbWdl::CursedWin,
-            TbWdl::Draw => TbWdl::Draw,
-            TbWdl::CursedWin => TbWdl::BlessedLoss,
-            TbWdl::Win => TbWdl::Loss,
-        }
-    }
-
-    /// The WDL of a position with this DTZ and `halfmoves` already on the fifty-move counter.
-    pub fn from_dtz(dtz: i32, halfmoves: u32) -> TbWdl {
-        let plies = dtz.unsigned_abs() + halfmoves;
-        match dtz.signum() {
-            0 => TbWdl::Draw,
-            1 if plies <= 100 => TbWdl::Win,
-            1 => TbWdl::CursedWin,
-            _ if plies <= 100 => TbWdl::Loss,
-            _ => TbWdl::BlessedLoss,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            TbWdl::Loss => "loss",
-            TbWdl::BlessedLoss => "blessed loss",
-            TbWdl::Draw => "draw",
-            TbWdl::CursedWin => "cursed win",
-            TbWdl::Win => "win",
-        }
-    }
-}
+use crate::chess::{Move, Position, TbWdl};
 
 /// A root move that keeps the best result the tables give.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]

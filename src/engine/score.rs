@@ -48,6 +48,16 @@ impl Score {
         }
     }
 
+    /// The same score seen by the other side. `Mate(0)` (mated now) becomes a mate in one: the
+    /// move that mated.
+    pub fn for_other_side(self) -> Score {
+        match self {
+            Score::Cp(cp) => Score::Cp(-cp),
+            Score::Mate(0) => Score::Mate(1),
+            Score::Mate(n) => Score::Mate(-n),
+        }
+    }
+
     /// A win or loss the tablebases prove (centipawns in the band just below mate scores).
     pub fn is_tablebase(self) -> bool {
         matches!(self, Score::Cp(cp) if cp.abs() >= TB_BOUND)

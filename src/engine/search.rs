@@ -9,7 +9,7 @@ use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
 use std::time::Instant;
 
-use super::TbWdl;
+use crate::chess::TbWdl;
 use crate::chess::{Move, Position};
 
 use super::params::*;

@@ -18,7 +18,8 @@ use super::search::{MainThread, Searcher};
 use super::strength::Strength;
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
-use super::{Bound, SearchEvent, SearchInfo, TablebaseConfig, TbRootMove, TbWdl};
+use super::{Bound, SearchEvent, SearchInfo, TablebaseConfig, TbRootMove};
+use crate::chess::TbWdl;
 
 /// Flags shared between the engine handle and the running search.
 #[derive(Default)]

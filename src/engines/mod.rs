@@ -1,5 +1,6 @@
-//! The engines the interface plays and analyses with, below it: today the client for external
-//! UCI engines (the built-in engine is `crate::engine`). Issue 46's engine service, one interface
-//! for both with events tagged by search, grows here.
+//! The engines the interface plays and analyses with, below it: the client for external UCI
+//! engines (the built-in engine is `crate::engine`), and the one crossing from the engine's
+//! side-to-move scores to the White's-view scores of games and screens.
 
 pub mod external;
+pub mod score;

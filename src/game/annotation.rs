@@ -75,11 +75,47 @@ pub struct Eval {
     pub depth: Option<u32>,
 }
 
+/// A score from White's point of view: the one score type of games and screens (the engine's own
+/// is from the side to move's view and is converted once, in `engines`).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Score {
-    Centipawns(i32),
+    /// Centipawns.
+    Cp(i32),
     /// Mate in n moves; negative when Black mates.
     Mate(i32),
+}
+
+/// The smallest centipawn value of the band just below the mates where this project's engine
+/// reports the wins the tablebases prove.
+pub const TABLEBASE_CP: i32 = 30_743;
+
+impl Score {
+    /// A win or loss the tablebases prove.
+    pub fn is_tablebase(self) -> bool {
+        matches!(self, Score::Cp(cp) if cp.abs() >= TABLEBASE_CP)
+    }
+
+    /// Centipawns for graphs and bars: tablebase results just below mates, mates as the
+    /// largest values.
+    pub fn as_cp(self) -> i32 {
+        match self {
+            Score::Cp(cp) if self.is_tablebase() => 9_000 * cp.signum(),
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n >= 0 => 10_000 - n,
+            Score::Mate(n) => -10_000 - n,
+        }
+    }
+
+    /// `+0.34`, `-1.20`, `TB win`, `#3`, `#-2`.
+    pub fn label(self) -> String {
+        match self {
+            Score::Cp(cp) if self.is_tablebase() => {
+                if cp > 0 { "TB win" } else { "TB loss" }.to_owned()
+            }
+            Score::Cp(cp) => format!("{:+.2}", cp as f64 / 100.0),
+            Score::Mate(n) => format!("#{n}"),
+        }
+    }
 }
 
 /// One `[%name args]` command inside a comment.
@@ -275,7 +311,7 @@ impl fmt::Display for Command {
             Command::ElapsedMove(d) => write!(f, "[%emt {}]", DurationText(*d)),
             Command::Eval(eval) => {
                 match eval.score {
-                    Score::Centipawns(cp) => {
+                    Score::Cp(cp) => {
                         let sign = if cp < 0 { "-" } else { "" };
                         write!(f, "[%eval {sign}{}.{:02}", cp.abs() / 100, cp.abs() % 100)?
                     }
@@ -359,7 +395,7 @@ fn parse_eval(s: &str) -> Option<Eval> {
         if !value.is_finite() || value.abs() > 1e6 {
             return None;
         }
-        Score::Centipawns((value * 100.0).round() as i32)
+        Score::Cp((value * 100.0).round() as i32)
     };
     Some(Eval { score, depth })
 }
@@ -382,7 +418,7 @@ mod tests {
         assert_eq!(
             c.commands[0],
             Command::Eval(Eval {
-                score: Score::Centipawns(-35),
+                score: Score::Cp(-35),
                 depth: Some(21)
             })
         );
@@ -431,7 +467,7 @@ mod tests {
         );
         assert!(matches!(c.commands[4], Command::Eval(_)));
         // Still read as values where the program needs them.
-        assert_eq!(c.eval().map(|e| e.score), Some(Score::Centipawns(13)));
+        assert_eq!(c.eval().map(|e| e.score), Some(Score::Cp(13)));
         assert_eq!(
             Comment::parse("[%clk 0:05:00.50]").clock(),
             Some(Duration::from_millis(300_500))

@@ -18,7 +18,7 @@ pub mod tree;
 pub mod walk;
 pub mod write;
 
-pub use annotation::{Command, Comment, Eval, Nag, Score, ShapeColor};
+pub use annotation::{Command, Comment, Eval, Nag, Score, ShapeColor, TABLEBASE_CP};
 pub use headers::Headers;
 pub use index::{GameIndex, IndexEntry};
 pub use read::{

@@ -12,7 +12,7 @@ mod view;
 
 pub use error::TbError;
 pub use root::{RankedMove, RootRanking};
-pub use tables::{Dtz, Tablebases, Wdl};
+pub use tables::{Dtz, Tablebases};
 pub use trainer::{
     Grade, Material, MaterialError, Summary, TrainerError, defender_move, generate, grade,
 };

@@ -5,7 +5,8 @@
 use std::cmp::{Ordering, Reverse};
 
 use super::error::TbError;
-use super::tables::{Dtz, Tablebases, Wdl};
+use super::tables::{Dtz, Tablebases};
+use crate::chess::TbWdl;
 use crate::chess::{Move, Position};
 use crate::engine::{TbRoot, TbRootMove};
 
@@ -14,7 +15,7 @@ use crate::engine::{TbRoot, TbRootMove};
 pub struct RankedMove {
     pub mv: Move,
     /// The result after this move, with the root's fifty-move counter taken into account.
-    pub wdl: Wdl,
+    pub wdl: TbWdl,
     /// Plies to zeroing counting this move: positive wins, negative loses, 0 draws.
     pub dtz: i32,
     /// A capture or pawn move.
@@ -36,10 +37,10 @@ pub struct RootRanking {
 }
 
 impl RootRanking {
-    fn class(&self, m: &RankedMove) -> Wdl {
+    fn class(&self, m: &RankedMove) -> TbWdl {
         match m.wdl {
-            Wdl::CursedWin if !self.rule50 => Wdl::Win,
-            Wdl::BlessedLoss if !self.rule50 => Wdl::Loss,
+            TbWdl::CursedWin if !self.rule50 => TbWdl::Win,
+            TbWdl::BlessedLoss if !self.rule50 => TbWdl::Loss,
             wdl => wdl,
         }
     }
@@ -47,10 +48,10 @@ impl RootRanking {
     fn order(&self, a: &RankedMove, b: &RankedMove) -> Ordering {
         let (ca, cb) = (self.class(a), self.class(b));
         Reverse(ca).cmp(&Reverse(cb)).then_with(|| match ca {
-            Wdl::Win | Wdl::CursedWin => b.checkmate.cmp(&a.checkmate).then(a.dtz.cmp(&b.dtz)),
-            Wdl::Draw => Ordering::Equal,
+            TbWdl::Win | TbWdl::CursedWin => b.checkmate.cmp(&a.checkmate).then(a.dtz.cmp(&b.dtz)),
+            TbWdl::Draw => Ordering::Equal,
             // Hold out longest: the most negative DTZ first.
-            Wdl::Loss | Wdl::BlessedLoss => a.dtz.cmp(&b.dtz),
+            TbWdl::Loss | TbWdl::BlessedLoss => a.dtz.cmp(&b.dtz),
         })
     }
 
@@ -66,7 +67,7 @@ impl RootRanking {
             .iter()
             .take_while(|m| {
                 self.class(m) == class
-                    && (matches!(class, Wdl::Win | Wdl::Draw) || m.dtz == first.dtz)
+                    && (matches!(class, TbWdl::Win | TbWdl::Draw) || m.dtz == first.dtz)
             })
             .count();
         &self.moves[..len]
@@ -85,7 +86,7 @@ impl Tablebases {
             let ranked = if child.is_checkmate() {
                 RankedMove {
                     mv,
-                    wdl: Wdl::Win,
+                    wdl: TbWdl::Win,
                     dtz: 1,
                     zeroing,
                     checkmate: true,
@@ -96,11 +97,11 @@ impl Tablebases {
                 // The counter restarts, so the WDL table alone decides; DTZ is this move.
                 let wdl = self.probe_wdl(&child)?.flip();
                 let dtz = match wdl {
-                    Wdl::Win => 1,
-                    Wdl::CursedWin => 101,
-                    Wdl::Draw => 0,
-                    Wdl::BlessedLoss => -101,
-                    Wdl::Loss => -1,
+                    TbWdl::Win => 1,
+                    TbWdl::CursedWin => 101,
+                    TbWdl::Draw => 0,
+                    TbWdl::BlessedLoss => -101,
+                    TbWdl::Loss => -1,
                 };
                 RankedMove {
                     mv,
@@ -123,7 +124,7 @@ impl Tablebases {
                 };
                 RankedMove {
                     mv,
-                    wdl: Wdl::from_dtz(dtz, pos.halfmoves()),
+                    wdl: TbWdl::from_dtz(dtz, pos.halfmoves()),
                     dtz,
                     zeroing,
                     checkmate: false,
@@ -147,7 +148,7 @@ impl crate::engine::TablebaseProbe for Tablebases {
         Tablebases::max_pieces(self)
     }
 
-    fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+    fn probe_wdl(&self, pos: &Position) -> Option<TbWdl> {
         Tablebases::probe_wdl(self, pos).ok()
     }
 

@@ -12,16 +12,16 @@ use super::convert::{map_error, to_shakmaty};
 use super::error::TbError;
 use crate::chess::Position;
 
-pub use crate::engine::TbWdl as Wdl;
+use crate::chess::TbWdl;
 
-impl Wdl {
-    fn from_syzygy(w: shakmaty_syzygy::Wdl) -> Wdl {
+impl TbWdl {
+    fn from_syzygy(w: shakmaty_syzygy::Wdl) -> TbWdl {
         match w {
-            shakmaty_syzygy::Wdl::Loss => Wdl::Loss,
-            shakmaty_syzygy::Wdl::BlessedLoss => Wdl::BlessedLoss,
-            shakmaty_syzygy::Wdl::Draw => Wdl::Draw,
-            shakmaty_syzygy::Wdl::CursedWin => Wdl::CursedWin,
-            shakmaty_syzygy::Wdl::Win => Wdl::Win,
+            shakmaty_syzygy::Wdl::Loss => TbWdl::Loss,
+            shakmaty_syzygy::Wdl::BlessedLoss => TbWdl::BlessedLoss,
+            shakmaty_syzygy::Wdl::Draw => TbWdl::Draw,
+            shakmaty_syzygy::Wdl::CursedWin => TbWdl::CursedWin,
+            shakmaty_syzygy::Wdl::Win => TbWdl::Win,
         }
     }
 }
@@ -135,11 +135,11 @@ impl Tablebases {
 
     /// WDL of `pos` as if it had just been reached by a capture or pawn move (the fifty-move
     /// counter at zero). Reads only WDL tables: the probe for search.
-    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, TbError> {
+    pub fn probe_wdl(&self, pos: &Position) -> Result<TbWdl, TbError> {
         let chess = self.prepare(pos)?;
         self.tables
             .probe_wdl_after_zeroing(&chess)
-            .map(Wdl::from_syzygy)
+            .map(TbWdl::from_syzygy)
             .map_err(|e| self.map(pos, e))
     }
 

@@ -9,7 +9,8 @@ use thiserror::Error;
 
 use super::error::TbError;
 use super::root::RootRanking;
-use super::tables::{Tablebases, Wdl};
+use super::tables::Tablebases;
+use crate::chess::TbWdl;
 use crate::chess::{CastlingMode, Color, Move, Outcome, Piece, Position, Role, Setup, Square};
 
 /// A material balance such as `KRPvKR`: the user's pieces, then the opponent's.
@@ -138,7 +139,7 @@ pub fn generate(
     tables: &Tablebases,
     material: &Material,
     user: Color,
-    want: Wdl,
+    want: TbWdl,
     rng: &mut impl FnMut() -> u64,
 ) -> Result<Position, TrainerError> {
     if material.pieces() > tables.max_pieces() as usize {
@@ -185,9 +186,9 @@ pub fn generate(
     Err(TrainerError::NotFound {
         material: material.to_string(),
         want: match want {
-            Wdl::Win | Wdl::CursedWin => "win",
-            Wdl::Draw => "draw",
-            Wdl::Loss | Wdl::BlessedLoss => "lose",
+            TbWdl::Win | TbWdl::CursedWin => "win",
+            TbWdl::Draw => "draw",
+            TbWdl::Loss | TbWdl::BlessedLoss => "lose",
         },
         tries: GENERATE_TRIES,
     })
@@ -207,9 +208,9 @@ pub enum Grade {
     Best,
     /// The same result, `plies` further from zeroing than the best move (for a losing side:
     /// resisting `plies` less).
-    Slower { result: Wdl, plies: u32 },
+    Slower { result: TbWdl, plies: u32 },
     /// A worse result than the position held: a win thrown to a draw, a draw to a loss...
-    Dropped { from: Wdl, to: Wdl },
+    Dropped { from: TbWdl, to: TbWdl },
 }
 
 impl Grade {
@@ -218,7 +219,7 @@ impl Grade {
         match self {
             Grade::Best => "",
             Grade::Slower { .. } => "?!",
-            Grade::Dropped { to, .. } if to < Wdl::Draw => "??",
+            Grade::Dropped { to, .. } if to < TbWdl::Draw => "??",
             Grade::Dropped { .. } => "?",
         }
     }
@@ -233,7 +234,7 @@ impl fmt::Display for Grade {
         match *self {
             Grade::Best => f.write_str("best move"),
             Grade::Slower { result, plies } => match result {
-                Wdl::Win | Wdl::CursedWin => write!(
+                TbWdl::Win | TbWdl::CursedWin => write!(
                     f,
                     "{} kept, DTZ wasted by {plies} {}",
                     result.name(),
@@ -248,7 +249,7 @@ impl fmt::Display for Grade {
             },
             Grade::Dropped { from, to } => {
                 write!(f, "{} thrown to a {}", from.name(), to.name())?;
-                if to == Wdl::CursedWin {
+                if to == TbWdl::CursedWin {
                     f.write_str(" (the fifty-move rule draws it)")?;
                 }
                 Ok(())
@@ -273,12 +274,12 @@ pub fn grade(ranking: &RootRanking, mv: Move) -> Option<Grade> {
         });
     }
     let plies = match best.wdl {
-        Wdl::Win | Wdl::CursedWin if best.checkmate && !played.checkmate => {
+        TbWdl::Win | TbWdl::CursedWin if best.checkmate && !played.checkmate => {
             (played.dtz - best.dtz).max(1)
         }
-        Wdl::Win | Wdl::CursedWin => played.dtz - best.dtz,
-        Wdl::Draw => 0,
-        Wdl::Loss | Wdl::BlessedLoss => best.dtz.abs() - played.dtz.abs(),
+        TbWdl::Win | TbWdl::CursedWin => played.dtz - best.dtz,
+        TbWdl::Draw => 0,
+        TbWdl::Loss | TbWdl::BlessedLoss => best.dtz.abs() - played.dtz.abs(),
     };
     Some(if plies <= 0 {
         Grade::Best
@@ -403,10 +404,10 @@ mod tests {
             let material: Material = text.parse().unwrap();
             for user in [Color::White, Color::Black] {
                 for _ in 0..10 {
-                    let pos = generate(&tables, &material, user, Wdl::Win, &mut r).unwrap();
+                    let pos = generate(&tables, &material, user, TbWdl::Win, &mut r).unwrap();
                     assert_eq!(pos.turn(), user);
                     assert_eq!(Material::of(&pos, user), material, "{}", pos.fen());
-                    assert_eq!(tables.probe_wdl(&pos).unwrap(), Wdl::Win, "{}", pos.fen());
+                    assert_eq!(tables.probe_wdl(&pos).unwrap(), TbWdl::Win, "{}", pos.fen());
                 }
             }
         }
@@ -414,11 +415,11 @@ mod tests {
             &tables,
             &"KRvKR".parse().unwrap(),
             Color::White,
-            Wdl::Draw,
+            TbWdl::Draw,
             &mut r,
         )
         .unwrap();
-        assert_eq!(tables.probe_wdl(&draw).unwrap(), Wdl::Draw);
+        assert_eq!(tables.probe_wdl(&draw).unwrap(), TbWdl::Draw);
     }
 
     #[test]
@@ -429,12 +430,12 @@ mod tests {
         let mut r = rng(7);
         let kbk = "KBvK".parse().unwrap();
         assert!(matches!(
-            generate(&tables, &kbk, Color::White, Wdl::Win, &mut r),
+            generate(&tables, &kbk, Color::White, TbWdl::Win, &mut r),
             Err(TrainerError::NotFound { .. })
         ));
         let big = "KQRBvKR".parse().unwrap();
         assert!(matches!(
-            generate(&tables, &big, Color::White, Wdl::Win, &mut r),
+            generate(&tables, &big, Color::White, TbWdl::Win, &mut r),
             Err(TrainerError::NotCovered { pieces: 6, .. })
         ));
     }
@@ -453,12 +454,12 @@ mod tests {
         let slow = ranking
             .moves
             .iter()
-            .find(|m| m.wdl == Wdl::Win && m.dtz > best.dtz)
+            .find(|m| m.wdl == TbWdl::Win && m.dtz > best.dtz)
             .unwrap();
         assert_eq!(
             grade(&ranking, slow.mv),
             Some(Grade::Slower {
-                result: Wdl::Win,
+                result: TbWdl::Win,
                 plies: (slow.dtz - best.dtz) as u32
             })
         );
@@ -469,8 +470,8 @@ mod tests {
         assert_eq!(
             g,
             Grade::Dropped {
-                from: Wdl::Win,
-                to: Wdl::Draw
+                from: TbWdl::Win,
+                to: TbWdl::Draw
             }
         );
         assert_eq!(g.to_string(), "win thrown to a draw");
@@ -486,7 +487,7 @@ mod tests {
         let mut r = rng(99);
         for text in ["KRvK", "KBNvK"] {
             let material: Material = text.parse().unwrap();
-            let mut pos = generate(&tables, &material, Color::White, Wdl::Win, &mut r).unwrap();
+            let mut pos = generate(&tables, &material, Color::White, TbWdl::Win, &mut r).unwrap();
             let mut grades = Vec::new();
             let mut history = Vec::new();
             let outcome = loop {

@@ -3,8 +3,9 @@
 
 use super::error::TbError;
 use super::root::{RankedMove, RootRanking};
-use super::tables::{Dtz, Tablebases, Wdl};
+use super::tables::{Dtz, Tablebases};
 use crate::chess::Position;
+use crate::chess::TbWdl;
 
 /// The position itself.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -13,7 +14,7 @@ pub enum TbState {
     Stalemate,
     /// The side to move's result (with the fifty-move counter counted) and its DTZ.
     Probed {
-        wdl: Wdl,
+        wdl: TbWdl,
         dtz: Dtz,
     },
 }
@@ -48,7 +49,7 @@ impl Tablebases {
         } else {
             let dtz = self.probe_dtz(pos)?;
             TbState::Probed {
-                wdl: Wdl::from_dtz(dtz.plies, pos.halfmoves()),
+                wdl: TbWdl::from_dtz(dtz.plies, pos.halfmoves()),
                 dtz,
             }
         };
@@ -56,15 +57,15 @@ impl Tablebases {
     }
 }
 
-impl Wdl {
+impl TbWdl {
     /// What the result means for the side that gets it, with the fifty-move rule spelled out.
     pub fn verdict(self) -> &'static str {
         match self {
-            Wdl::Win => "win",
-            Wdl::CursedWin => "cursed win (the fifty-move rule draws it)",
-            Wdl::Draw => "draw",
-            Wdl::BlessedLoss => "blessed loss (the fifty-move rule saves it)",
-            Wdl::Loss => "loss",
+            TbWdl::Win => "win",
+            TbWdl::CursedWin => "cursed win (the fifty-move rule draws it)",
+            TbWdl::Draw => "draw",
+            TbWdl::BlessedLoss => "blessed loss (the fifty-move rule saves it)",
+            TbWdl::Loss => "loss",
         }
     }
 }
@@ -103,7 +104,7 @@ impl TbState {
             TbState::Probed { wdl, dtz } => {
                 let rounded = if dtz.rounded { "~" } else { "" };
                 match wdl {
-                    Wdl::Draw => "draw".into(),
+                    TbWdl::Draw => "draw".into(),
                     _ => format!("{side}: {}, DTZ {rounded}{}", wdl.name(), dtz.plies),
                 }
             }
@@ -126,10 +127,10 @@ mod tests {
         let TbState::Probed { wdl, dtz } = view.state else {
             panic!("{:?}", view.state);
         };
-        assert_eq!(wdl, Wdl::Win);
+        assert_eq!(wdl, TbWdl::Win);
         assert!(dtz.plies > 0);
         let best = view.ranking.moves[0];
-        assert_eq!(best.wdl, Wdl::Win);
+        assert_eq!(best.wdl, TbWdl::Win);
         // The ranking counts a rounded DTZ one ply longer.
         assert!((best.dtz - dtz.plies).abs() <= 1);
         // Every legal move is listed once.
@@ -151,7 +152,7 @@ mod tests {
         };
         assert_eq!(find("c1c8").detail(), "checkmate");
         assert_eq!(find("c1c7").detail(), "stalemate");
-        assert_eq!(find("c1c7").wdl, Wdl::Draw);
+        assert_eq!(find("c1c7").wdl, TbWdl::Draw);
         assert!(view.ranking.moves[0].checkmate);
         let mated = Position::from_fen("k1Q5/8/1K6/8/8/8/8/8 b - - 1 1").unwrap();
         assert_eq!(tables.view(&mated).unwrap().state, TbState::Checkmate);

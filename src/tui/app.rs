@@ -11,10 +11,11 @@ use super::browse::Library;
 use super::clock::{Clocks, TimeControl};
 use super::config::Config;
 use super::endgame::EndgameState;
-use super::engine_link::{EngineCommand, GoLimits, PvInfo, Score, SearchId};
+use super::engine_link::{EngineCommand, GoLimits, PvInfo, SearchId};
 use super::game::Record;
 use super::setup::SetupState;
 use super::tablebase::TbPanel;
+use crate::game::Score;
 
 /// What the user is doing.
 #[derive(Clone, Debug)]

@@ -2,9 +2,10 @@
 //! against the tablebase defender; each of the user's moves graded against the tables, and a
 //! summary when the game ends.
 
+use crate::chess::TbWdl;
 use crate::chess::{Color, Move, Position};
 use crate::game::{Nag, NodeId};
-use crate::tablebase::{Grade, Material, Summary, Wdl, generate, grade};
+use crate::tablebase::{Grade, Material, Summary, generate, grade};
 
 use super::app::{App, Mode};
 use super::game::Record;
@@ -58,7 +59,7 @@ fn start_material(app: &mut App, material: Material) {
     let user = super::play::configured_color(&app.config, app.now);
     let rng = &mut app.book_rng;
     let mut next = || crate::book::RandomSource::next_u64(rng);
-    match generate(&tables, &material, user, Wdl::Win, &mut next) {
+    match generate(&tables, &material, user, TbWdl::Win, &mut next) {
         Ok(pos) => start_position(app, pos, Some(material)),
         Err(e) => app.error(e.to_string()),
     }

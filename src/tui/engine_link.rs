@@ -12,57 +12,9 @@ use std::time::Duration;
 use crate::chess::{ByColor, Color, Move, Position};
 use crate::engine::{self, Clock, Engine, Limit, SearchEvent, SearchLimits, TablebaseConfig};
 use crate::engines::external::{ClientError, EngineSpec, HANDSHAKE_TIMEOUT, UciClient};
+use crate::engines::score::white_score;
+use crate::game::Score;
 use crate::tablebase::Tablebases;
-
-/// A score from White's point of view.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Score {
-    /// Centipawns.
-    Cp(i32),
-    /// Mate in N moves (negative: Black mates).
-    Mate(i32),
-}
-
-impl Score {
-    /// A win or loss the tablebases prove (the engine scores those just below mates).
-    pub fn is_tablebase(self) -> bool {
-        match self {
-            Score::Cp(cp) => engine::Score::Cp(cp).is_tablebase(),
-            Score::Mate(_) => false,
-        }
-    }
-
-    /// Centipawns for graphs and bars: tablebase results just below mates, mates as the
-    /// largest values.
-    pub fn as_cp(self) -> i32 {
-        match self {
-            Score::Cp(cp) if self.is_tablebase() => 9_000 * cp.signum(),
-            Score::Cp(cp) => cp,
-            Score::Mate(n) if n >= 0 => 10_000 - n,
-            Score::Mate(n) => -10_000 - n,
-        }
-    }
-
-    /// Turns a side-to-move score into White's view.
-    pub fn white_view(self, turn: Color) -> Score {
-        match (self, turn) {
-            (s, Color::White) => s,
-            (Score::Cp(cp), Color::Black) => Score::Cp(-cp),
-            (Score::Mate(n), Color::Black) => Score::Mate(-n),
-        }
-    }
-
-    /// `+0.34`, `-1.20`, `TB win`, `#3`, `#-2`.
-    pub fn label(self) -> String {
-        match self {
-            Score::Cp(cp) if self.is_tablebase() => {
-                if cp > 0 { "TB win" } else { "TB loss" }.to_owned()
-            }
-            Score::Cp(cp) => format!("{:+.2}", cp as f64 / 100.0),
-            Score::Mate(n) => format!("#{n}"),
-        }
-    }
-}
 
 /// One principal variation of a search report.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -414,13 +366,7 @@ fn forward(
                     multipv: info.multipv as u32,
                     depth: info.depth,
                     seldepth: info.seldepth,
-                    score: Some(
-                        match info.score {
-                            engine::Score::Cp(cp) => Score::Cp(cp),
-                            engine::Score::Mate(n) => Score::Mate(n),
-                        }
-                        .white_view(turn),
-                    ),
+                    score: Some(white_score(info.score, turn)),
                     nodes: info.nodes,
                     nps: info.nps,
                     hashfull: info.hashfull,
@@ -486,16 +432,6 @@ fn yield_to_the_interface() {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn tablebase_results_are_labelled_and_rank_below_mates() {
-        let tb_win = Score::Cp(30_850);
-        assert_eq!(tb_win.label(), "TB win");
-        assert_eq!(Score::Cp(-30_850).label(), "TB loss");
-        assert_eq!(Score::Cp(250).label(), "+2.50");
-        assert!(Score::Cp(2_000).as_cp() < tb_win.as_cp());
-        assert!(tb_win.as_cp() < Score::Mate(20).as_cp());
-    }
 
     #[test]
     fn levels_map_onto_the_elo_range() {

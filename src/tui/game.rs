@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use std::time::Duration;
 
 use crate::chess::{Move, Position, Square};
-use crate::game::{self, Command, Comment, Ending, Game, GameMove, GameResult, Nag, NodeId, Tree};
-
-use super::engine_link::Score;
+use crate::game::{
+    self, Command, Comment, Ending, Game, GameMove, GameResult, Nag, NodeId, Score, Tree,
+};
 
 /// A game record: the tree, the shown node, evaluations per node, the off-board ending.
 #[derive(Clone, Debug)]
@@ -38,7 +38,7 @@ impl Record {
         while let Some(id) = stack.pop() {
             let node = game.tree.node(id);
             if let Some(eval) = node.comment_after.as_ref().and_then(Comment::eval) {
-                evals.insert(id, score_of(eval.score));
+                evals.insert(id, eval.score);
             }
             stack.extend_from_slice(node.children());
         }
@@ -422,13 +422,7 @@ impl Record {
             }
             let node = game.tree.node_mut(id);
             let comment = node.comment_after.get_or_insert_with(Comment::default);
-            let eval = game::Eval {
-                score: match score {
-                    Score::Cp(cp) => game::Score::Centipawns(cp),
-                    Score::Mate(n) => game::Score::Mate(n),
-                },
-                depth: None,
-            };
+            let eval = game::Eval { score, depth: None };
             comment.commands.retain(|c| c.name() != "eval");
             comment.commands.push(Command::Eval(eval));
             let judged = super::review::judge_move(self, id);
@@ -470,13 +464,6 @@ const MAX_VARIATION_PLIES: usize = 10;
 /// `$1`..`$6`: good, mistake, brilliant, blunder, speculative, dubious (one per move).
 fn is_assessment(nag: Nag) -> bool {
     (1..=6).contains(&nag.0)
-}
-
-fn score_of(score: game::Score) -> Score {
-    match score {
-        game::Score::Centipawns(cp) => Score::Cp(cp),
-        game::Score::Mate(n) => Score::Mate(n),
-    }
 }
 
 /// Where the king lands for a castling move (which is encoded king-takes-rook).

@@ -10,9 +10,10 @@ use crate::chess::{Color, Move};
 use crate::game::{GameMove, Nag, NodeId};
 
 use super::app::{App, Mode};
-use super::engine_link::Score;
 use super::keymap::Command;
-use super::review::{Judgement, judge_move, mover_view};
+use super::review::{Judgement, judge_move};
+use crate::engines::score::side_score;
+use crate::game::Score;
 
 /// How long the engine looks at the position after the user's move.
 pub const GRADE_TIME: Duration = Duration::from_secs(1);
@@ -281,7 +282,7 @@ pub fn graded(app: &mut App) {
     };
     let mover = l.side;
     let drop =
-        winning_chances(mover_view(before, mover)) - winning_chances(mover_view(after, mover));
+        winning_chances(side_score(before, mover)) - winning_chances(side_score(after, mover));
     match Judgement::from_drop(drop) {
         None => solved(app, m, PuzzleGrade::Good),
         Some(j) => {

@@ -4,28 +4,19 @@
 use crate::analysis::judgement::{SideStats, winning_chances};
 use crate::chess::Color;
 use crate::engine;
+use crate::engines::score::side_score;
 use crate::game::NodeId;
 
-use super::engine_link::Score;
 use super::game::Record;
 
 pub use crate::analysis::judgement::Judgement;
-
-/// A White's-view score as the mover sees it, in the engine's terms the grading takes.
-pub fn mover_view(score: Score, mover: Color) -> engine::Score {
-    // Turning a mover's view into White's is its own inverse.
-    match score.white_view(mover) {
-        Score::Cp(cp) => engine::Score::Cp(cp),
-        Score::Mate(n) => engine::Score::Mate(n),
-    }
-}
 
 /// The mover and the evaluations before and after the move leading to `id`, mover's view.
 fn graded(game: &Record, id: NodeId) -> Option<(Color, engine::Score, engine::Score)> {
     let parent = game.tree().previous(id)?;
     let mover = game.position(parent).turn();
-    let before = mover_view(game.eval(parent)?, mover);
-    let after = mover_view(game.eval(id)?, mover);
+    let before = side_score(game.eval(parent)?, mover);
+    let after = side_score(game.eval(id)?, mover);
     // The engine's own choice is never judged: a deeper look after it is no loss.
     let after = if game.is_best_move(id) { before } else { after };
     Some((mover, before, after))
@@ -62,6 +53,7 @@ pub fn summary_text(game: &Record) -> String {
 mod tests {
     use super::*;
     use crate::chess::Position;
+    use crate::game::Score;
 
     #[test]
     fn moves_are_judged_by_the_movers_lost_chances() {

@@ -485,8 +485,7 @@ fn written_games_keep_the_evaluations_and_marks_shown() {
         (6, 900),
     ] {
         let node = main_node(&app, ply);
-        app.game
-            .set_eval(node, crate::tui::engine_link::Score::Cp(cp));
+        app.game.set_eval(node, crate::game::Score::Cp(cp));
     }
     // The user's own mark on Nc6 stays; Nf6?? is marked by the evaluations.
     keys(&mut app, "<Home>jjjj2");
@@ -501,8 +500,8 @@ fn written_games_keep_the_evaluations_and_marks_shown() {
             .and_then(|c| c.eval())
             .map(|e| e.score)
     };
-    assert_eq!(eval(5), Some(crate::game::Score::Centipawns(900)), "{pgn}");
-    assert_eq!(eval(0), Some(crate::game::Score::Centipawns(30)), "{pgn}");
+    assert_eq!(eval(5), Some(crate::game::Score::Cp(900)), "{pgn}");
+    assert_eq!(eval(0), Some(crate::game::Score::Cp(30)), "{pgn}");
     assert_eq!(tree.node(nodes[5]).nags, [Nag(4)], "{pgn}");
     assert!(pgn.contains("Blunder."), "{pgn}");
     assert_eq!(tree.node(nodes[3]).nags, [Nag(2)], "the user's mark: {pgn}");
@@ -591,7 +590,7 @@ fn a_whole_game_analysis_is_unsaved_work() {
     let node = app.search.as_ref().unwrap().node;
     let info = super::engine_link::PvInfo {
         multipv: 1,
-        score: Some(super::engine_link::Score::Cp(30)),
+        score: Some(crate::game::Score::Cp(30)),
         ..Default::default()
     };
     app.effects.clear();
@@ -599,7 +598,7 @@ fn a_whole_game_analysis_is_unsaved_work() {
         &mut app,
         Action::Engine(id, super::engine_link::EngineEvent::Info(info)),
     );
-    assert_eq!(app.game.eval(node), Some(super::engine_link::Score::Cp(30)));
+    assert_eq!(app.game.eval(node), Some(crate::game::Score::Cp(30)));
     assert!(
         !app.effects.iter().any(|e| matches!(e, Effect::Autosave(_))),
         "an engine report alone writes no autosave"

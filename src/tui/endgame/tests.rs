@@ -79,7 +79,7 @@ fn material_command_starts_a_won_drill() {
     assert_eq!(pos.turn(), e.user);
     assert_eq!(Material::of(&pos, e.user).to_string(), "KQvK");
     let tables = app.tb.tables.clone().unwrap();
-    assert_eq!(tables.probe_wdl(&pos).unwrap(), Wdl::Win);
+    assert_eq!(tables.probe_wdl(&pos).unwrap(), TbWdl::Win);
     assert_eq!(app.reference(), Reference::Trainer);
     // The engine stays idle: the defender is the tables.
     assert!(

@@ -4,7 +4,7 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color as Tc, Style};
 
-use crate::tui::engine_link::Score;
+use crate::game::Score;
 
 /// White's expected share, 0..=1, from a White's-view score.
 pub fn white_share(score: Score) -> f64 {

@@ -7,7 +7,8 @@ use ratatui::style::{Color as Tc, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
-use crate::tablebase::{TbState, Wdl};
+use crate::chess::TbWdl;
+use crate::tablebase::TbState;
 use crate::tui::app::{App, Mode, Reference};
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
@@ -38,18 +39,18 @@ fn book(app: &App, area: Rect, buf: &mut Buffer) {
         .render(area, buf);
 }
 
-fn wdl_style(app: &App, wdl: Wdl) -> Style {
+fn wdl_style(app: &App, wdl: TbWdl) -> Style {
     if !app.colors {
         return match wdl {
-            Wdl::Win => Style::default().add_modifier(Modifier::BOLD),
+            TbWdl::Win => Style::default().add_modifier(Modifier::BOLD),
             _ => Style::default(),
         };
     }
     match wdl {
-        Wdl::Win => Style::default().fg(Tc::LightGreen),
-        Wdl::CursedWin | Wdl::BlessedLoss => Style::default().fg(Tc::Yellow),
-        Wdl::Draw => Style::default().fg(Tc::Gray),
-        Wdl::Loss => Style::default().fg(Tc::LightRed),
+        TbWdl::Win => Style::default().fg(Tc::LightGreen),
+        TbWdl::CursedWin | TbWdl::BlessedLoss => Style::default().fg(Tc::Yellow),
+        TbWdl::Draw => Style::default().fg(Tc::Gray),
+        TbWdl::Loss => Style::default().fg(Tc::LightRed),
     }
 }
 
