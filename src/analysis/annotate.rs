@@ -5,12 +5,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::Receiver;
 
-use crate::book::Book;
 use crate::chess::{Color, Move, Position, TbWdl};
 use crate::engine::{Engine, Score, SearchEvent, SearchLimits};
+use crate::engines::policy::{PROBE_DEPTH, PlayPolicy, RULE50};
 use crate::engines::score::white_score;
 use crate::game::{self, Command, Comment, Eval, Game, GameMove, NodeId};
-use crate::tablebase::Tablebases;
 
 use super::judgement::{Judgement, SideStats, winning_chances};
 
@@ -44,12 +43,6 @@ pub struct GameSummary {
     pub moves: Vec<MoveReport>,
     /// The analysis was stopped before the end (Ctrl-C, or a null move in the mainline).
     pub incomplete: bool,
-}
-
-/// What annotation consults besides the engine.
-pub struct Knowledge<'a> {
-    pub book: Option<&'a Book>,
-    pub tablebases: Option<&'a Tablebases>,
 }
 
 /// An engine (one per worker) and the limits for each position.
@@ -114,15 +107,18 @@ impl Annotator {
         result
     }
 
-    /// Annotates the mainline of `game` in place.
+    /// Annotates the mainline of `game` in place: book moves and tablebase results by
+    /// `policy`, the rest by the engine (searching with the policy's tables, as it plays).
     pub fn annotate(
         &mut self,
         game: &mut Game,
-        knowledge: &Knowledge<'_>,
+        policy: &PlayPolicy,
         stop: &AtomicBool,
     ) -> GameSummary {
         let mut summary = GameSummary::default();
         self.engine.new_game();
+        self.engine
+            .set_tablebases(policy.search_tables(PROBE_DEPTH, RULE50));
         let tree = &game.tree;
         let start = tree.start().clone();
         let mut nodes = vec![NodeId::ROOT];
@@ -151,7 +147,7 @@ impl Annotator {
             evals.push(self.evaluate(&start, &moves[..i], &pos));
         }
 
-        let mut in_book = knowledge.book.is_some();
+        let mut in_book = policy.book().is_some();
         // The last tablebase verdict noted, from White's side: a note is added when the game
         // enters the tables and whenever the exact result changes.
         let mut noted_wdl: Option<TbWdl> = None;
@@ -165,17 +161,14 @@ impl Annotator {
             let after = evals[ply].score.for_other_side();
             let best = evals[ply - 1].pv.first().copied();
 
-            let book_move = in_book
-                && knowledge
-                    .book
-                    .is_some_and(|b| b.probe(&before_pos).iter().any(|bm| bm.mv == played));
+            let book_move = in_book && policy.is_book_move(&before_pos, played);
             let mut notes: Vec<String> = Vec::new();
             if in_book && !book_move {
                 in_book = false;
                 notes.push("Out of book.".to_owned());
             }
 
-            let tablebase = knowledge.tablebases.and_then(|tb| {
+            let tablebase = policy.tables().and_then(|tb| {
                 let wdl_before = tb.probe_wdl(&before_pos).ok()?;
                 let wdl_after = tb.probe_wdl(&after_pos).ok()?.flip();
                 Some((wdl_before, wdl_after))
@@ -334,14 +327,7 @@ mod tests {
         });
         let mut annotator = Annotator::new(engine, events, SearchLimits::depth(6));
         let stop = AtomicBool::new(false);
-        let summary = annotator.annotate(
-            &mut game,
-            &Knowledge {
-                book: None,
-                tablebases: None,
-            },
-            &stop,
-        );
+        let summary = annotator.annotate(&mut game, &PlayPolicy::default(), &stop);
         assert_eq!(summary.moves.len(), 7);
         let nf6 = &summary.moves[5];
         assert_eq!(nf6.san, "Nf6");
@@ -372,10 +358,7 @@ mod tests {
         let mut annotator = Annotator::new(engine, events, SearchLimits::depth(4));
         annotator.annotate(
             &mut game,
-            &Knowledge {
-                book: None,
-                tablebases: Some(&tables),
-            },
+            &PlayPolicy::new(None, Some(tables)),
             &AtomicBool::new(false),
         );
         let mut text = String::new();

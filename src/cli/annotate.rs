@@ -10,9 +10,10 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
-use kibitzer::analysis::{Annotator, GameSummary, Knowledge, SideStats};
+use kibitzer::analysis::{Annotator, GameSummary, SideStats};
 use kibitzer::book::Book;
 use kibitzer::engine::{Engine, EngineOptions, SearchLimits};
+use kibitzer::engines::policy::PlayPolicy;
 use kibitzer::game::{self, AtomicFile, Game, PgnReader, parse_game, write_game};
 use kibitzer::tablebase::Tablebases;
 
@@ -189,10 +190,7 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let knowledge = Knowledge {
-        book: book.as_ref(),
-        tablebases: tablebases.as_ref(),
-    };
+    let policy = PlayPolicy::new(book, tablebases);
 
     let workers = args
         .threads
@@ -232,7 +230,7 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
                         break;
                     }
                     let mut game = slots[i].lock().unwrap_or_else(|e| e.into_inner());
-                    let summary = annotator.annotate(&mut game, &knowledge, &stop);
+                    let summary = annotator.annotate(&mut game, &policy, &stop);
                     if fill_eco {
                         kibitzer::game::openings::fill_tags(&mut game);
                     }

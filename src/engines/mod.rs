@@ -3,4 +3,5 @@
 //! side-to-move scores to the White's-view scores of games and screens.
 
 pub mod external;
+pub mod policy;
 pub mod score;

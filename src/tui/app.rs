@@ -3,8 +3,9 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use crate::book::{Book, BookMove, BookRng};
-use crate::chess::{Color, Move, Position, Role, Square};
+use crate::book::BookMove;
+use crate::chess::{Color, Move, Position, Rng, Role, Square};
+use crate::engines::policy::PlayPolicy;
 use crate::game::{Game, IndexEntry, NodeId};
 
 use super::browse::Library;
@@ -267,9 +268,10 @@ pub struct App {
     pub saved: bool,
     /// The edits of analyse mode that can be undone and redone.
     pub history: super::undo::UndoHistory,
-    /// The opening book the opponent plays from and the book panel shows.
-    pub book: Option<Book>,
-    pub book_rng: BookRng,
+    /// The opening book (and tables) the opponent plays with; the book panel shows its book.
+    pub policy: PlayPolicy,
+    /// Random Chess960 starts and endgame positions.
+    pub rng: Rng,
     /// The PGN file open in browse mode.
     pub library: Option<Library>,
     /// The tablebases and their answers.
@@ -312,8 +314,8 @@ impl App {
             games_file: None,
             saved: true,
             history: Default::default(),
-            book: None,
-            book_rng: BookRng::from_time(),
+            policy: PlayPolicy::default(),
+            rng: Rng::new(clock_seed()),
             library: None,
             tb: TbPanel::default(),
             engine_current: super::config::BUILTIN.into(),
@@ -435,8 +437,8 @@ impl App {
     /// Book moves of the shown position, most weight first.
     pub fn book_moves(&self) -> Vec<BookMove> {
         let mut moves = self
-            .book
-            .as_ref()
+            .policy
+            .book()
             .map_or_else(Vec::new, |b| b.probe(self.position()));
         moves.sort_by_key(|m| std::cmp::Reverse(m.weight));
         moves
@@ -514,4 +516,11 @@ pub fn promotion_role(c: char) -> Option<Role> {
         'n' => Some(Role::Knight),
         _ => None,
     }
+}
+
+/// A seed that differs from run to run.
+fn clock_seed() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64)
 }

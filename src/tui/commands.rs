@@ -242,9 +242,7 @@ fn play_command(app: &mut App, args: &[&str]) {
                 if number.is_some() {
                     i += 1;
                 }
-                let n = number.unwrap_or_else(|| {
-                    (crate::book::RandomSource::next_u64(&mut app.book_rng) % 960) as u32
-                });
+                let n = number.unwrap_or_else(|| (app.rng.next_u64() % 960) as u32);
                 match crate::chess::chess960::start_position(n) {
                     Some(pos) => chess960 = Some((n, pos)),
                     None => return app.error("Chess960 positions are numbered 0 to 959"),

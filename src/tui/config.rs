@@ -8,6 +8,7 @@ use super::clock::TimeControl;
 use super::keymap::{COMMANDS, Key, KeyMap};
 use crate::book::Variety;
 use crate::engines::external::EngineSpec;
+use crate::engines::policy::BookRule;
 
 /// Which colour the player takes in a new game.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -97,6 +98,16 @@ impl Config {
     /// The external engine called `name`; `None` for the built-in one.
     pub fn engine(&self, name: &str) -> Option<&EngineSpec> {
         self.engines.iter().find(|e| e.name == name)
+    }
+}
+
+impl Config {
+    /// When the opponent plays from its book, and how it chooses.
+    pub fn book_rule(&self) -> BookRule {
+        BookRule {
+            variety: self.book_choice.variety(),
+            max_plies: self.book_depth as usize,
+        }
     }
 }
 

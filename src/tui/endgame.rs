@@ -57,8 +57,8 @@ fn start_material(app: &mut App, material: Material) {
         ));
     };
     let user = super::play::configured_color(&app.config, app.now);
-    let rng = &mut app.book_rng;
-    let mut next = || crate::book::RandomSource::next_u64(rng);
+    let rng = &mut app.rng;
+    let mut next = || rng.next_u64();
     match generate(&tables, &material, user, TbWdl::Win, &mut next) {
         Ok(pos) => start_position(app, pos, Some(material)),
         Err(e) => app.error(e.to_string()),

@@ -14,7 +14,6 @@ use crate::engine::{self, Clock, Engine, Limit, SearchEvent, SearchLimits, Table
 use crate::engines::external::{ClientError, EngineSpec, HANDSHAKE_TIMEOUT, UciClient};
 use crate::engines::score::white_score;
 use crate::game::Score;
-use crate::tablebase::Tablebases;
 
 /// One principal variation of a search report.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
@@ -86,7 +85,8 @@ pub enum EngineCommand {
     PonderHit,
     Stop,
     Options(EngineSettings),
-    Tablebases(Option<Tablebases>),
+    /// The tables as the search takes them (`engines::policy`).
+    Tablebases(Option<TablebaseConfig>),
     /// Search with this external engine from now on (`None`: the built-in one).
     Use(Option<EngineSpec>),
 }
@@ -182,15 +182,8 @@ impl Worker {
                     }
                 }
                 EngineCommand::Tablebases(tables) => {
-                    // The engine keeps only the root moves that hold the tables' result, so
-                    // it converts won endings, and probes WDL inside its search.
                     self.engine.stop();
-                    self.engine
-                        .set_tablebases(tables.map(|tables| TablebaseConfig {
-                            tables: std::sync::Arc::new(tables),
-                            probe_depth: 1,
-                            rule50: true,
-                        }));
+                    self.engine.set_tablebases(tables);
                 }
                 EngineCommand::Use(spec) => {
                     self.engine.stop();

@@ -44,6 +44,7 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use crate::chess::{Color, Position};
+use crate::engines::policy::{self, PlayPolicy};
 
 use crate::game::index::load_entry_with_bytes;
 use crate::game::{GameIndex, GameOrigin, PgnReader};
@@ -96,17 +97,19 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
     let mut app = App::new(config, now);
     app.colors = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     app.games_file = autosave::games_path();
-    app.book = Some(crate::book::Book::embedded());
+    let mut book = crate::book::Book::embedded();
     let mut book_error = None;
     if let Some(file) = &app.config.book_file {
         match crate::book::Book::open(file) {
-            Ok(book) => app.book = Some(book),
+            Ok(b) => book = b,
             Err(e) => book_error = Some(format!("{e}; using the built-in book")),
         }
     }
     app.tb = tablebase::TbPanel::open(&app.config);
+    app.policy = PlayPolicy::new(Some(book), app.tb.tables.clone());
     app.engine(engine_link::EngineCommand::Tablebases(
-        app.tb.tables.clone(),
+        app.policy
+            .search_tables(policy::PROBE_DEPTH, policy::RULE50),
     ));
     let (color, level, tc) = (
         play::configured_color(&app.config, now),

@@ -94,12 +94,10 @@ pub fn book_reply(app: &mut App) {
     {
         return;
     }
-    let variety = app.config.book_choice.variety();
     let pos = app.game.last();
     let Some(m) = app
-        .book
-        .as_ref()
-        .and_then(|b| b.pick(pos, &mut app.book_rng, variety))
+        .policy
+        .book_move(pos, app.game.len(), app.config.book_rule())
     else {
         return;
     };

@@ -44,7 +44,7 @@ pub fn new_game_key(app: &mut App, mut d: NewGameDialog, key: EditKey) {
             if !d.chess960 {
                 return start_play(app, Position::startpos(), d.color, tc, d.level);
             }
-            let n = (crate::book::RandomSource::next_u64(&mut app.book_rng) % 960) as u32;
+            let n = (app.rng.next_u64() % 960) as u32;
             let start = crate::chess::chess960::start_position(n).expect("0..960 are numbered");
             start_play(app, start, d.color, tc, d.level);
             return app.info(format!(

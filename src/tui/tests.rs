@@ -147,7 +147,7 @@ pub fn main_node(app: &App, ply: usize) -> NodeId {
 #[test]
 fn play_typed_move_engine_reply_and_takeback() {
     let mut app = playing(Color::White);
-    app.book = None;
+    app.policy.set_book(None);
     assert!(
         take_go(&mut app).is_none(),
         "White to move: the engine waits"
@@ -172,7 +172,7 @@ fn play_typed_move_engine_reply_and_takeback() {
 #[test]
 fn takeback_while_the_engine_thinks_cancels_its_search() {
     let mut app = playing(Color::White);
-    app.book = None;
+    app.policy.set_book(None);
     keys(&mut app, "d4<Enter>");
     let (id, _, _) = take_go(&mut app).unwrap();
     keys(&mut app, "u");
@@ -199,7 +199,7 @@ fn reply_ignored(app: &mut App, id: u64) {
 #[test]
 fn engine_moves_first_when_the_player_is_black() {
     let mut app = playing(Color::Black);
-    app.book = None;
+    app.policy.set_book(None);
     super::update::settle(&mut app);
     assert!(app.flipped);
     let (id, moves, _) = take_go(&mut app).expect("engine starts");
@@ -264,7 +264,7 @@ fn an_ambiguous_typed_move_names_the_candidates() {
 #[test]
 fn arrows_enter_and_mouse_pick_squares() {
     let mut app = playing(Color::White);
-    app.book = None;
+    app.policy.set_book(None);
     // Cursor starts on e2: pick it up, go up two ranks, drop.
     keys(&mut app, "<Enter>");
     assert_eq!(app.selected, Some(Square::E2));
@@ -348,7 +348,7 @@ fn flip_resign_and_game_record() {
 #[test]
 fn checkmate_ends_the_game() {
     let mut app = playing(Color::Black);
-    app.book = None;
+    app.policy.set_book(None);
     for (engine, human) in [("f2f3", "e5"), ("g2g4", "Qh4#")] {
         let (id, _, _) = take_go(&mut app).unwrap();
         reply(&mut app, id, engine);
@@ -362,7 +362,7 @@ fn checkmate_ends_the_game() {
 #[test]
 fn flag_fall_and_draw_offer() {
     let mut app = playing(Color::White);
-    app.book = None;
+    app.policy.set_book(None);
     start_play(
         &mut app,
         Position::startpos(),
@@ -462,7 +462,7 @@ fn a_game_left_for_another_can_be_saved_first() {
 #[test]
 fn analyse_mode_infinite_analysis_follows_navigation() {
     let mut app = playing(Color::White);
-    app.book = None;
+    app.policy.set_book(None);
     keys(&mut app, "e4<Enter>");
     let (id, _, _) = take_go(&mut app).unwrap();
     reply(&mut app, id, "e7e5");
@@ -613,7 +613,7 @@ fn help_overlay_takes_any_key() {
 #[test]
 fn fen_shown_and_fen_and_pgn_copied() {
     let mut app = playing(Color::White);
-    app.book = None;
+    app.policy.set_book(None);
     keys(&mut app, "e4<Enter>");
     let fen = app.position().fen();
     keys(&mut app, ":fen<Enter>");
@@ -649,7 +649,7 @@ fn theme_command_switches_the_board_colours() {
 #[test]
 fn play_960_starts_a_numbered_chess960_game_and_asks_over_unsaved_work() {
     let mut app = app();
-    app.book = None;
+    app.policy.set_book(None);
     keys(&mut app, ":play white untimed 960 0<Enter>");
     assert!(matches!(app.mode, Mode::Play(_)));
     assert_eq!(

@@ -16,7 +16,7 @@ use super::update::{Action, update};
 
 fn analysing(moves: &str) -> App {
     let mut app = app();
-    app.book = None;
+    app.policy.set_book(None);
     enter_analyse_from(&mut app, Position::startpos());
     keys(&mut app, moves);
     app

@@ -16,7 +16,6 @@ use crate::chess::{ByColor, CastlingMode, Move, Position, UciMove};
 use crate::engine::bench;
 use crate::engine::{
     Bound, Clock, Engine, EngineOptions, Limit, SearchEvent, SearchInfo, SearchLimits,
-    TablebaseConfig,
 };
 
 pub use command::{GoParams, StartPosition, UciCommand, UciError};
@@ -264,11 +263,10 @@ impl Session {
 
     /// Hands the tables and their settings to the engine (after the running search).
     fn update_tablebases(&mut self) {
-        let config = self.extras.tablebases().map(|tables| TablebaseConfig {
-            tables: std::sync::Arc::new(tables.clone()),
-            probe_depth: self.options.syzygy_probe_depth as i32,
-            rule50: self.options.syzygy_50_move_rule,
-        });
+        let config = self.extras.search_tables(
+            self.options.syzygy_probe_depth as i32,
+            self.options.syzygy_50_move_rule,
+        );
         self.queue(PendingChange::Tablebases(config));
     }
 
@@ -370,7 +368,7 @@ impl Session {
         self.apply_pending();
         let pos = self.current_position();
         let may_use_book = !params.infinite && !params.ponder && params.searchmoves.is_empty();
-        if may_use_book && let Some(m) = self.extras.book_move(&pos) {
+        if may_use_book && let Some(m) = self.extras.book_move(&pos, self.moves.len()) {
             let chess960 = self.print.chess960.load(Ordering::Relaxed);
             self.info("book move");
             self.out

@@ -15,7 +15,7 @@ use crate::tui::update::{Action, make_move, update};
 fn trainer_app() -> Option<App> {
     let tables = shared_tables()?;
     let mut app = app();
-    app.book = None;
+    app.policy.set_book(None);
     app.tb = TbPanel::with_tables(tables);
     Some(app)
 }

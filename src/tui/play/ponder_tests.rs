@@ -53,7 +53,7 @@ fn best(app: &mut App, id: u64, best: &str, ponder: Option<&str>) {
 /// 1. e4 played, the engine answers e5 expecting Nf3: returns the ponder search's id.
 fn pondering_after_e4_e5() -> App {
     let mut app = playing(Color::White);
-    app.book = None;
+    app.policy.set_book(None);
     keys(&mut app, ":ponder on<Enter>");
     assert!(app.config.ponder);
     keys(&mut app, "e4<Enter>");
@@ -179,7 +179,7 @@ fn takeback_new_game_mode_change_and_ponder_off_stop_pondering() {
 #[test]
 fn pondering_is_off_by_default_and_set_in_the_config() {
     let mut app = playing(Color::White);
-    app.book = None;
+    app.policy.set_book(None);
     assert!(!app.config.ponder);
     keys(&mut app, "e4<Enter>");
     let (id, _, _, _) = the_go(&commands(&mut app));

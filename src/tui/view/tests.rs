@@ -42,7 +42,7 @@ fn symbol_at_square(app: &App, buf: &Buffer, sq: Square) -> String {
 /// A short game with evaluations, engine lines and a move to show.
 pub(crate) fn sample() -> App {
     let mut app = playing(Color::White);
-    app.book = None;
+    app.policy.set_book(None);
     crate::tui::start::enter_analyse(&mut app);
     keys(
         &mut app,
@@ -180,7 +180,7 @@ fn frame_render_time_at_200x60() {
 /// A game with a nested variation, NAGs and comments, shown inside the variation.
 fn annotated() -> App {
     let mut app = crate::tui::tests::app();
-    app.book = None;
+    app.policy.set_book(None);
     crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
     keys(
         &mut app,
@@ -215,7 +215,7 @@ fn move_list_shows_variations_nags_and_comments() {
 #[test]
 fn long_games_scroll_the_current_move_into_view() {
     let mut app = crate::tui::tests::app();
-    app.book = None;
+    app.policy.set_book(None);
     crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
     for _ in 0..30 {
         keys(&mut app, "Nf3<Enter>Nf6<Enter>Ng1<Enter>Ng8<Enter>");
@@ -294,7 +294,7 @@ fn help_scrolls_through_every_key_and_command_at_80x24() {
 #[test]
 fn the_opening_is_named_over_the_move_list() {
     let mut app = crate::tui::tests::app();
-    app.book = None;
+    app.policy.set_book(None);
     crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
     keys(
         &mut app,

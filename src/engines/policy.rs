@@ -1,0 +1,147 @@
+//! How an engine of ours chooses its move, written once for every front end (the interface, the
+//! UCI engine, annotate): from the opening book while the book knows the position and the game
+//! is young enough, otherwise by search; the search, given the tables, keeps only the root moves
+//! that hold the tablebases' result.
+
+use std::sync::Arc;
+
+use crate::book::{Book, BookRng, Variety};
+use crate::chess::{Move, Position};
+use crate::engine::TablebaseConfig;
+use crate::tablebase::Tablebases;
+
+/// When the book is used and how its moves are chosen.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub struct BookRule {
+    pub variety: Variety,
+    /// Book moves only while fewer plies than this were played (0: never).
+    pub max_plies: usize,
+}
+
+impl BookRule {
+    /// In proportion to the weights, as long as the book knows the position (the UCI engine).
+    pub const WHILE_KNOWN: BookRule = BookRule {
+        variety: Variety::PROPORTIONAL,
+        max_plies: usize::MAX,
+    };
+}
+
+/// Search settings for the tables when a front end has none of its own: probe from the first
+/// ply, count the fifty-move rule (as the UCI defaults do).
+pub const PROBE_DEPTH: i32 = 1;
+pub const RULE50: bool = true;
+
+/// An engine's book and tables, and the choice between a book move and a search.
+pub struct PlayPolicy {
+    book: Option<Book>,
+    rng: BookRng,
+    tables: Option<Tablebases>,
+}
+
+impl Default for PlayPolicy {
+    fn default() -> PlayPolicy {
+        PlayPolicy {
+            book: None,
+            rng: BookRng::from_time(),
+            tables: None,
+        }
+    }
+}
+
+impl PlayPolicy {
+    pub fn new(book: Option<Book>, tables: Option<Tablebases>) -> PlayPolicy {
+        PlayPolicy {
+            book,
+            tables,
+            ..PlayPolicy::default()
+        }
+    }
+
+    /// The same choices each run (tests, reproducible matches).
+    pub fn seeded(mut self, seed: u64) -> PlayPolicy {
+        self.rng = BookRng::seeded(seed);
+        self
+    }
+
+    pub fn book(&self) -> Option<&Book> {
+        self.book.as_ref()
+    }
+
+    pub fn set_book(&mut self, book: Option<Book>) {
+        self.book = book;
+    }
+
+    pub fn tables(&self) -> Option<&Tablebases> {
+        self.tables.as_ref()
+    }
+
+    pub fn set_tables(&mut self, tables: Option<Tablebases>) {
+        self.tables = tables;
+    }
+
+    /// The move to play at once in `pos`, reached after `plies` plies of the game: a book move
+    /// under `rule`, or `None` to search.
+    pub fn book_move(&mut self, pos: &Position, plies: usize, rule: BookRule) -> Option<Move> {
+        if plies >= rule.max_plies {
+            return None;
+        }
+        self.book.as_ref()?.pick(pos, &mut self.rng, rule.variety)
+    }
+
+    /// Whether the book plays `m` in `pos` (a move of weight 0 is known but never played).
+    pub fn is_book_move(&self, pos: &Position, m: Move) -> bool {
+        self.book
+            .as_ref()
+            .is_some_and(|b| b.probe(pos).iter().any(|bm| bm.mv == m && bm.weight > 0))
+    }
+
+    /// The tables as the search takes them: it keeps the root moves that hold their result and
+    /// probes them from `probe_depth` plies of remaining depth.
+    pub fn search_tables(&self, probe_depth: i32, rule50: bool) -> Option<TablebaseConfig> {
+        self.tables.as_ref().map(|tables| TablebaseConfig {
+            tables: Arc::new(tables.clone()),
+            probe_depth,
+            rule50,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::book::{BuildOptions, Builder};
+
+    /// 1. e4 from a win and 1... c5 from a loss: White's move has weight 2, Black's weight 0.
+    fn policy() -> PlayPolicy {
+        let mut builder = Builder::new(BuildOptions::default());
+        builder
+            .add_pgn("[Result \"1-0\"]\n\n1. e4 c5 1-0\n".as_bytes(), |e| {
+                panic!("{e}")
+            })
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("book.bin");
+        builder.write(&path).unwrap();
+        PlayPolicy::new(Some(Book::open(&path).unwrap()), None).seeded(7)
+    }
+
+    #[test]
+    fn the_book_is_used_within_its_plies_and_never_for_weight_zero() {
+        let mut policy = policy();
+        let start = Position::startpos();
+        let e4 = start.parse_uci("e2e4").unwrap();
+        let rule = BookRule {
+            variety: Variety::PROPORTIONAL,
+            max_plies: 1,
+        };
+        assert_eq!(policy.book_move(&start, 0, rule), Some(e4));
+        assert_eq!(policy.book_move(&start, 1, rule), None, "past its plies");
+        assert!(policy.is_book_move(&start, e4));
+
+        let after = start.play(e4).unwrap();
+        let c5 = after.parse_uci("c7c5").unwrap();
+        assert_eq!(policy.book_move(&after, 1, BookRule::WHILE_KNOWN), None);
+        assert!(!policy.is_book_move(&after, c5), "known, but never played");
+        assert_eq!(PlayPolicy::default().book_move(&start, 0, rule), None);
+    }
+}
