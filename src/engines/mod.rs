@@ -5,3 +5,4 @@
 pub mod external;
 pub mod policy;
 pub mod score;
+pub mod service;

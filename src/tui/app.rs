@@ -12,10 +12,10 @@ use super::browse::Library;
 use super::clock::{Clocks, TimeControl};
 use super::config::Config;
 use super::endgame::EndgameState;
-use super::engine_link::{EngineCommand, GoLimits, PvInfo, SearchId};
 use super::game::Record;
 use super::setup::SetupState;
 use super::tablebase::TbPanel;
+use crate::engines::service::{EngineCommand, GoLimits, PvInfo, SearchId};
 use crate::game::Score;
 
 /// What the user is doing.

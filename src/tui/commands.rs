@@ -4,11 +4,11 @@ use crate::chess::{Color, Position};
 
 use super::app::{App, Mode, PromptKind};
 use super::confirm::{self, Pending};
-use super::engine_link::MAX_LEVEL;
 use super::keymap::Command;
 use super::prompt::expand_home;
 use super::start;
 use super::update::{self, Action};
+use crate::engines::service::MAX_LEVEL;
 
 /// `:` commands and what they do, for `:help` and the help screen.
 pub const COMMAND_HELP: [(&str, &str); 20] = [

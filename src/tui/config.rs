@@ -325,7 +325,7 @@ pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
     if let Some(i) = int(
         "play",
         "level",
-        1..=i64::from(super::engine_link::MAX_LEVEL),
+        1..=i64::from(crate::engines::service::MAX_LEVEL),
     ) {
         config.level = i as u8;
     }

@@ -7,9 +7,9 @@ use crate::game::{GameMove, NodeId};
 
 use super::app::{App, Mode, Overlay, Purpose, Search};
 use super::config::BUILTIN;
-use super::engine_link::{EngineCommand, EngineEvent, GoLimits, SearchId};
 use super::learn::{self, Attempt};
 use super::play;
+use crate::engines::service::{EngineCommand, EngineEvent, GoLimits, SearchId};
 
 pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
     let Some(search) = app.search.as_ref().filter(|s| s.id == id) else {

@@ -14,7 +14,6 @@ pub mod config;
 mod confirm;
 mod edit;
 pub mod endgame;
-pub mod engine_link;
 mod engine_sync;
 pub mod game;
 mod help;
@@ -49,10 +48,10 @@ use crate::engines::policy::{self, PlayPolicy};
 use crate::game::index::load_entry_with_bytes;
 use crate::game::{GameIndex, GameOrigin, PgnReader};
 
+use crate::engines::service::{EngineCommand, EngineEvent, EngineService, SearchId};
 use app::{App, Effect, Overlay};
 use browse::LibraryEvent;
 use clock::TimeControl;
-use engine_link::{EngineEvent, EngineLink, SearchId};
 use update::Action;
 
 /// Redraws caused by engine reports are at most this often.
@@ -107,7 +106,7 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
     }
     app.tb = tablebase::TbPanel::open(&app.config);
     app.policy = PlayPolicy::new(Some(book), app.tb.tables.clone());
-    app.engine(engine_link::EngineCommand::Tablebases(
+    app.engine(EngineCommand::Tablebases(
         app.policy
             .search_tables(policy::PROBE_DEPTH, policy::RULE50),
     ));
@@ -168,7 +167,7 @@ pub fn run(options: Options) -> io::Result<()> {
         }
     })?;
     let engine_tx = tx.clone();
-    let engine = EngineLink::spawn(move |id, ev| {
+    let engine = EngineService::spawn(move |id, ev| {
         let _ = engine_tx.send(Event::Engine(id, ev));
     });
     let tb_requests = app.tb.tables.clone().map(|tables| {
@@ -249,7 +248,7 @@ pub fn run(options: Options) -> io::Result<()> {
             redraw_due = Some(last_draw + ENGINE_REDRAW);
         }
     }
-    engine.send(engine_link::EngineCommand::Stop);
+    engine.send(EngineCommand::Stop);
     drop(guard);
     jobs.finish();
     Ok(())
@@ -282,7 +281,7 @@ impl Jobs {
 
 fn run_effects(
     app: &mut App,
-    engine: &EngineLink,
+    engine: &EngineService,
     tb_requests: Option<&mpsc::Sender<Position>>,
     tx: &mpsc::Sender<Event>,
     jobs: &mut Jobs,

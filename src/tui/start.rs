@@ -7,10 +7,10 @@ use super::app::{AnalyseState, App, DialogField, Effect, Mode, NewGameDialog, Ov
 use super::autosave::Saved;
 use super::clock::{Clocks, DEFAULT_PRESET, PRESETS, TimeControl};
 use super::config::BookChoice;
-use super::engine_link::{EngineCommand, EngineSettings, MAX_LEVEL};
 use super::game::Record;
 use super::input::EditKey;
 use super::play;
+use crate::engines::service::{EngineCommand, EngineSettings, MAX_LEVEL};
 
 /// The new-game dialog, on the configured settings.
 pub fn open_new_game(app: &mut App) {

@@ -9,11 +9,11 @@ use crate::game::NodeId;
 
 use super::app::{App, Effect, Mode, Overlay, Purpose};
 use super::config::Config;
-use super::engine_link::{EngineCommand, EngineEvent, GoLimits, PvInfo};
 use super::input::action_for;
 use super::keymap::Command;
 use super::start::start_play;
 use super::update::{Action, update};
+use crate::engines::service::{EngineCommand, EngineEvent, GoLimits, PvInfo};
 use crate::game::Score;
 use crate::game::{Ending, GameResult};
 

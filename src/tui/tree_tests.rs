@@ -588,7 +588,7 @@ fn a_whole_game_analysis_is_unsaved_work() {
     ctrl(&mut app, 'a');
     let id = app.search.as_ref().expect("the pass searches").id;
     let node = app.search.as_ref().unwrap().node;
-    let info = super::engine_link::PvInfo {
+    let info = crate::engines::service::PvInfo {
         multipv: 1,
         score: Some(crate::game::Score::Cp(30)),
         ..Default::default()
@@ -596,7 +596,7 @@ fn a_whole_game_analysis_is_unsaved_work() {
     app.effects.clear();
     update(
         &mut app,
-        Action::Engine(id, super::engine_link::EngineEvent::Info(info)),
+        Action::Engine(id, crate::engines::service::EngineEvent::Info(info)),
     );
     assert_eq!(app.game.eval(node), Some(crate::game::Score::Cp(30)));
     assert!(

@@ -8,12 +8,12 @@ use super::app::{App, Effect, Mode, Overlay, Prompt, PromptKind, promotion_role}
 use super::autosave::Saved;
 use super::browse::{self, LibraryEvent};
 use super::confirm::{self, Pending};
-use super::engine_link::{EngineEvent, SearchId};
 use super::game::king_target;
 use super::input::EditKey;
 use super::keymap::Command;
 use super::layout;
 use super::{edit, endgame, engine_sync, learn, play, setup, start, tablebase, typed, undo};
+use crate::engines::service::{EngineEvent, SearchId};
 
 #[derive(Clone, Debug)]
 pub enum Action {

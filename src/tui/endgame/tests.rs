@@ -5,9 +5,9 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::*;
+use crate::engines::service::EngineCommand;
 use crate::tablebase::tests::shared_tables;
 use crate::tui::app::{Effect, Reference};
-use crate::tui::engine_link::EngineCommand;
 use crate::tui::tablebase::TbPanel;
 use crate::tui::tests::{app, keys};
 use crate::tui::update::{Action, make_move, update};
@@ -238,7 +238,7 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
         &mut app,
         Action::Engine(
             id,
-            crate::tui::engine_link::EngineEvent::Lost("engine 'sf' stopped working".into()),
+            crate::engines::service::EngineEvent::Lost("engine 'sf' stopped working".into()),
         ),
     );
     assert!(app.message.as_ref().unwrap().1.contains("stopped working"));

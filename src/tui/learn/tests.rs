@@ -1,9 +1,9 @@
 //! Learning from mistakes, driven as the user and the engine would.
 
 use crate::chess::{Color, Position};
+use crate::engines::service::{EngineEvent, PvInfo};
 use crate::game::Score;
 use crate::tui::app::{App, Mode};
-use crate::tui::engine_link::{EngineEvent, PvInfo};
 use crate::tui::tests::{app, ctrl, keys, take_go};
 use crate::tui::update::{Action, update};
 

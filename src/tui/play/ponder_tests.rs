@@ -3,9 +3,9 @@
 use std::time::Duration;
 
 use crate::chess::Color;
+use crate::engines::service::{EngineCommand, EngineEvent, GoLimits};
 use crate::tui::app::{App, Effect, Mode, Purpose};
 use crate::tui::config;
-use crate::tui::engine_link::{EngineCommand, EngineEvent, GoLimits};
 use crate::tui::keymap::Command;
 use crate::tui::tests::{keys, playing, sans, uci_line};
 use crate::tui::update::{Action, update};

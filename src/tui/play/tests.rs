@@ -2,9 +2,9 @@
 
 use crate::book::Book;
 use crate::chess::{Color, Position};
+use crate::engines::service::EngineCommand;
 use crate::tui::app::{App, Effect, Reference};
 use crate::tui::config::BookChoice;
-use crate::tui::engine_link::EngineCommand;
 use crate::tui::start::start_play;
 use crate::tui::tests::{app, keys};
 use crate::tui::update::settle;

@@ -8,8 +8,8 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
 use crate::chess::{Move, Position};
 
+use crate::engines::service::ENGINE_NAME;
 use crate::tui::app::{App, Mode, Purpose};
-use crate::tui::engine_link::ENGINE_NAME;
 
 /// SAN of a principal variation with move numbers, stopping at the first move that does not
 /// fit the position (a stale line).

@@ -6,9 +6,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
+use crate::engines::service::MAX_LEVEL;
 use crate::tui::app::{App, DialogField, Overlay};
 use crate::tui::clock::PRESETS;
-use crate::tui::engine_link::MAX_LEVEL;
 use crate::tui::help;
 
 fn centered(area: Rect, w: u16, h: u16) -> Rect {

@@ -8,9 +8,9 @@ use ratatui::buffer::Buffer;
 
 use crate::chess::{Color, Square};
 
+use crate::engines::service::PvInfo;
 use crate::game::Score;
 use crate::tui::app::App;
-use crate::tui::engine_link::PvInfo;
 use crate::tui::layout;
 use crate::tui::tests::{keys, main_node, playing};
 

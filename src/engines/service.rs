@@ -1,6 +1,7 @@
-//! The interface's link to the engine service: commands go out over a channel to a worker
-//! thread that owns the engine, and search events come back tagged with the id of the search
-//! that produced them, so events from a stopped or superseded search are recognised and dropped.
+//! The engine service: one interface (position and go with a search id, stop, ponderhit,
+//! options) over the built-in engine and external UCI engines, run on a worker thread. Search
+//! events come back tagged with the id of the search that produced them, scores from White's
+//! view, so a caller recognises and drops the events of a stopped or superseded search.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -91,42 +92,34 @@ pub enum EngineCommand {
     Use(Option<EngineSpec>),
 }
 
-/// The interface's handle on the engine worker.
-pub struct EngineLink {
+/// The handle on the engine service: commands go to its worker thread.
+pub struct EngineService {
     commands: Sender<EngineCommand>,
 }
 
-/// Name shown in the engine panel.
+/// Name shown for the built-in engine.
 pub const ENGINE_NAME: &str = "kibitzer engine";
 
 /// Searches started and not yet finished, oldest first, with the side to move at their root
-/// (engine scores are from that side's view). The engine finishes searches in order.
+/// (engine scores are from that side's view). Neither engine names the search an event belongs
+/// to (UCI has no search ids), but each finishes its searches in order, one best move each.
 type InFlight = Arc<Mutex<VecDeque<(SearchId, Color)>>>;
 
-/// Where events go: the interface's channel, shared by the forwarding threads.
+/// Where events go: the caller's channel, shared by the forwarding threads.
 type Deliver = Arc<dyn Fn(SearchId, EngineEvent) + Send + Sync>;
 
-impl EngineLink {
-    /// Starts the engine on a worker thread; `deliver` receives every event with the id of its
+impl EngineService {
+    /// Starts the service on a worker thread; `deliver` receives every event with the id of its
     /// search.
-    pub fn spawn(deliver: impl Fn(SearchId, EngineEvent) + Send + Sync + 'static) -> EngineLink {
+    pub fn spawn(deliver: impl Fn(SearchId, EngineEvent) + Send + Sync + 'static) -> EngineService {
         let (tx, rx) = mpsc::channel();
         let deliver: Deliver = Arc::new(deliver);
         thread::Builder::new()
-            .name("engine-link".into())
+            .name("engine-service".into())
             .spawn(move || {
-                let (engine, events) = Engine::new(engine::EngineOptions::default());
-                let pending: InFlight = Arc::default();
-                let forward_pending = Arc::clone(&pending);
-                let forward_deliver = Arc::clone(&deliver);
-                thread::Builder::new()
-                    .name("engine-events".into())
-                    .spawn(move || forward(events, forward_pending, &*forward_deliver))
-                    .expect("spawning a thread");
                 yield_to_the_interface();
                 Worker {
-                    engine,
-                    pending,
+                    builtin: BuiltIn::start(Arc::clone(&deliver)),
                     want: None,
                     external: None,
                     failed: Vec::new(),
@@ -136,19 +129,34 @@ impl EngineLink {
                 .serve(rx);
             })
             .expect("spawning a thread");
-        EngineLink { commands: tx }
+        EngineService { commands: tx }
     }
 
     pub fn send(&self, command: EngineCommand) {
-        // The worker lives as long as the interface; a send can only fail during shutdown.
+        // The worker lives as long as its caller; a send can only fail during shutdown.
         let _ = self.commands.send(command);
     }
 }
 
-/// The engine worker: our engine, and the external one chosen, started on first use.
+/// One engine as the service drives it: the built-in one or an external UCI engine.
+trait Backend {
+    /// Searches `moves` played from `start`; the events come back tagged with `id`.
+    fn go(
+        &mut self,
+        id: SearchId,
+        start: &Position,
+        moves: &[Move],
+        limits: &SearchLimits,
+    ) -> Result<(), ClientError>;
+    fn stop(&mut self);
+    /// The expected move was played: the ponder search goes on as a normal one.
+    fn ponderhit(&mut self);
+    fn set_multipv(&mut self, n: u32);
+}
+
+/// The service's worker: our engine, and the external one chosen, started on first use.
 struct Worker {
-    engine: Engine,
-    pending: InFlight,
+    builtin: BuiltIn,
     /// The external engine asked for (`None`: ours).
     want: Option<EngineSpec>,
     external: Option<External>,
@@ -169,27 +177,14 @@ impl Worker {
                     limits,
                     ponder,
                 } => self.go(id, *start, moves, limits, ponder),
-                EngineCommand::PonderHit => {
-                    self.engine.ponderhit();
-                    if let Some(x) = &mut self.external {
-                        let _ = x.client.ponderhit();
-                    }
-                }
-                EngineCommand::Stop => {
-                    self.engine.stop();
-                    if let Some(x) = &mut self.external {
-                        let _ = x.client.stop();
-                    }
-                }
+                EngineCommand::PonderHit => self.each(|b| b.ponderhit()),
+                EngineCommand::Stop => self.each(|b| b.stop()),
                 EngineCommand::Tablebases(tables) => {
-                    self.engine.stop();
-                    self.engine.set_tablebases(tables);
+                    self.builtin.engine.stop();
+                    self.builtin.engine.set_tablebases(tables);
                 }
                 EngineCommand::Use(spec) => {
-                    self.engine.stop();
-                    if let Some(x) = &mut self.external {
-                        let _ = x.client.stop();
-                    }
+                    self.each(|b| b.stop());
                     // Asked for by name again: it gets another chance.
                     if let Some(s) = &spec {
                         self.failed.retain(|n| *n != s.name);
@@ -204,24 +199,19 @@ impl Worker {
                     self.want = spec;
                 }
                 EngineCommand::Options(o) => {
-                    let engine = &mut self.engine;
-                    engine.stop();
-                    if engine.options().hash_mb != o.hash_mb as usize {
-                        // The configuration refuses sizes larger than memory; a table the
-                        // system still will not give leaves the one the engine has.
-                        let _ = engine.set_hash(o.hash_mb as usize);
-                    }
-                    if engine.options().threads != o.threads as usize {
-                        engine.set_threads(o.threads as usize);
-                    }
-                    engine.set_multipv(o.multipv as usize);
-                    engine.set_strength(level_elo(o.level));
+                    self.builtin.configure(o);
                     self.multipv = o.multipv;
-                    if let Some(x) = &mut self.external {
-                        x.set_multipv(o.multipv);
-                    }
+                    self.each(|b| b.set_multipv(o.multipv));
                 }
             }
+        }
+    }
+
+    /// Both engines (the external one if running).
+    fn each(&mut self, mut f: impl FnMut(&mut dyn Backend)) {
+        f(&mut self.builtin);
+        if let Some(x) = &mut self.external {
+            f(x);
         }
     }
 
@@ -233,18 +223,14 @@ impl Worker {
         limits: GoLimits,
         ponder: bool,
     ) {
-        self.engine.stop();
-        if self.engine.set_position(start.clone(), &moves).is_err() {
-            // The interface only sends legal games; nothing to search otherwise.
-            return;
-        }
-        let turn = self.engine.position().turn();
+        self.each(|b| b.stop());
         let limits = SearchLimits {
             ponder,
             ..search_limits(limits)
         };
         if let Some(spec) = self.want.clone().filter(|s| !self.failed.contains(&s.name)) {
-            match self.external_go(&spec, id, turn, &start, &moves, &limits) {
+            let started = self.external(&spec);
+            match started.and_then(|x| x.go(id, &start, &moves, &limits)) {
                 Ok(()) => return,
                 Err(e) => {
                     self.failed.push(spec.name.clone());
@@ -256,20 +242,12 @@ impl Worker {
                 }
             }
         }
-        lock(&self.pending).push_back((id, turn));
-        self.engine.go(limits);
+        // The interface only sends legal games; nothing to search otherwise.
+        let _ = self.builtin.go(id, &start, &moves, &limits);
     }
 
-    /// Runs the search on the external engine, starting it first if needed.
-    fn external_go(
-        &mut self,
-        spec: &EngineSpec,
-        id: SearchId,
-        turn: Color,
-        start: &Position,
-        moves: &[Move],
-        limits: &SearchLimits,
-    ) -> Result<(), ClientError> {
+    /// The external engine `spec`, started if it is not running.
+    fn external(&mut self, spec: &EngineSpec) -> Result<&mut External, ClientError> {
         let same = self.external.as_ref().filter(|x| x.client.spec() == spec);
         if same.is_some_and(|x| x.dead.load(Ordering::Acquire)) {
             // It crashed during an earlier search: not started again this session.
@@ -283,14 +261,70 @@ impl Worker {
             x.set_multipv(self.multipv);
             self.external = Some(x);
         }
-        let x = self.external.as_mut().expect("started above");
-        let _ = x.client.stop();
-        lock(&x.pending).push_back((id, turn));
-        let sent = x.client.go(start, moves, limits);
-        if sent.is_err() {
-            lock(&x.pending).pop_back();
+        Ok(self.external.as_mut().expect("started above"))
+    }
+}
+
+/// Our engine and the thread forwarding its events.
+struct BuiltIn {
+    engine: Engine,
+    pending: InFlight,
+}
+
+impl BuiltIn {
+    fn start(deliver: Deliver) -> BuiltIn {
+        let (engine, events) = Engine::new(engine::EngineOptions::default());
+        let pending: InFlight = Arc::default();
+        let forward_pending = Arc::clone(&pending);
+        thread::Builder::new()
+            .name("engine-events".into())
+            .spawn(move || forward(events, forward_pending, &*deliver))
+            .expect("spawning a thread");
+        BuiltIn { engine, pending }
+    }
+
+    fn configure(&mut self, o: EngineSettings) {
+        let engine = &mut self.engine;
+        engine.stop();
+        if engine.options().hash_mb != o.hash_mb as usize {
+            // The configuration refuses sizes larger than memory; a table the system still
+            // will not give leaves the one the engine has.
+            let _ = engine.set_hash(o.hash_mb as usize);
         }
-        sent
+        if engine.options().threads != o.threads as usize {
+            engine.set_threads(o.threads as usize);
+        }
+        engine.set_strength(level_elo(o.level));
+    }
+}
+
+impl Backend for BuiltIn {
+    fn go(
+        &mut self,
+        id: SearchId,
+        start: &Position,
+        moves: &[Move],
+        limits: &SearchLimits,
+    ) -> Result<(), ClientError> {
+        self.engine.stop();
+        if self.engine.set_position(start.clone(), moves).is_err() {
+            return Ok(());
+        }
+        lock(&self.pending).push_back((id, self.engine.position().turn()));
+        self.engine.go(limits.clone());
+        Ok(())
+    }
+
+    fn stop(&mut self) {
+        self.engine.stop();
+    }
+
+    fn ponderhit(&mut self) {
+        self.engine.ponderhit();
+    }
+
+    fn set_multipv(&mut self, n: u32) {
+        self.engine.set_multipv(n as usize);
     }
 }
 
@@ -330,6 +364,33 @@ impl External {
             pending,
             dead,
         })
+    }
+}
+
+impl Backend for External {
+    fn go(
+        &mut self,
+        id: SearchId,
+        start: &Position,
+        moves: &[Move],
+        limits: &SearchLimits,
+    ) -> Result<(), ClientError> {
+        let _ = self.client.stop();
+        let turn = moves.iter().fold(start.turn(), |turn, _| !turn);
+        lock(&self.pending).push_back((id, turn));
+        let sent = self.client.go(start, moves, limits);
+        if sent.is_err() {
+            lock(&self.pending).pop_back();
+        }
+        sent
+    }
+
+    fn stop(&mut self) {
+        let _ = self.client.stop();
+    }
+
+    fn ponderhit(&mut self) {
+        let _ = self.client.ponderhit();
     }
 
     fn set_multipv(&mut self, n: u32) {
@@ -437,7 +498,7 @@ mod tests {
     #[test]
     fn real_engine_answers_through_the_link() {
         let (tx, rx) = mpsc::channel();
-        let link = EngineLink::spawn(move |id, ev| {
+        let link = EngineService::spawn(move |id, ev| {
             let _ = tx.send((id, ev));
         });
         let start = Position::startpos();
@@ -477,7 +538,7 @@ mod tests {
         }
         for engine in engines {
             let (tx, rx) = mpsc::channel();
-            let link = EngineLink::spawn(move |id, ev| {
+            let link = EngineService::spawn(move |id, ev| {
                 let _ = tx.send((id, ev));
             });
             link.send(EngineCommand::Use(engine));
@@ -547,7 +608,7 @@ mod tests {
     #[test]
     fn external_engines_crash_or_missing_fall_back_to_ours() {
         let (tx, rx) = mpsc::channel();
-        let link = EngineLink::spawn(move |id, ev| {
+        let link = EngineService::spawn(move |id, ev| {
             let _ = tx.send((id, ev));
         });
         // A missing program: a notice, and our engine answers the same search.
@@ -584,7 +645,7 @@ mod tests {
             return;
         }
         let (tx, rx) = mpsc::channel();
-        let link = EngineLink::spawn(move |id, ev| {
+        let link = EngineService::spawn(move |id, ev| {
             let _ = tx.send((id, ev));
         });
         link.send(EngineCommand::Use(Some(spec("stockfish", path))));
