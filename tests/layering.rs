@@ -241,3 +241,184 @@ fn a_forbidden_arrow_is_found() {
         ]
     );
 }
+
+/// The module path of a file under `src/tui` (`view/moves.rs` is `["view", "moves"]`).
+fn module_path(relative: &str) -> Vec<String> {
+    let stem = relative.trim_end_matches(".rs");
+    let mut parts: Vec<String> = stem.split('/').map(str::to_owned).collect();
+    if parts.last().is_some_and(|p| p == "mod") {
+        parts.pop();
+    }
+    parts
+}
+
+/// The code of a file without its `#[cfg(test)]` module and its comments.
+fn code_only(text: &str) -> String {
+    let text = text.split("#[cfg(test)]\nmod tests").next().unwrap_or(text);
+    text.lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The paths a file names below `crate::tui`, resolved from `super::`, `self::` and
+/// `crate::tui::` (grouped imports too), as module paths with their first item.
+fn named_paths(me: &[String], code: &str) -> Vec<Vec<String>> {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut paths = Vec::new();
+    let mut at = 0;
+    while at < code.len() {
+        let rest = &code[at..];
+        let starts = ["crate::tui::", "super::", "self::"];
+        let Some((offset, start)) = starts
+            .iter()
+            .filter_map(|s| rest.find(s).map(|i| (i, *s)))
+            .min_by_key(|&(i, _)| i)
+        else {
+            break;
+        };
+        let begin = at + offset;
+        at = begin + start.len();
+        if code[..begin]
+            .chars()
+            .next_back()
+            .is_some_and(|c| is_word(c) || c == ':')
+        {
+            continue;
+        }
+        let mut base: Vec<String> = match start {
+            "crate::tui::" => Vec::new(),
+            "self::" => me.to_vec(),
+            _ => me[..me.len().saturating_sub(1)].to_vec(),
+        };
+        let mut tail = &code[at..];
+        while let Some(t) = tail.strip_prefix("super::") {
+            base.pop();
+            tail = t;
+            at += "super::".len();
+        }
+        let segments = |s: &str| -> Vec<String> {
+            s.split("::")
+                .map(|p| {
+                    p.trim()
+                        .chars()
+                        .take_while(|&c| is_word(c))
+                        .collect::<String>()
+                })
+                .take_while(|p| !p.is_empty())
+                .collect()
+        };
+        match tail
+            .find('{')
+            .filter(|&i| !tail[..i].contains([';', '\n', ' ', '(']))
+        {
+            Some(open) => {
+                let prefix = segments(&tail[..open]);
+                let close = tail[open..].find('}').map_or(tail.len(), |c| open + c);
+                for item in tail[open + 1..close].split(',') {
+                    let mut path = base.clone();
+                    path.extend(prefix.iter().cloned());
+                    path.extend(segments(item.trim_start_matches('{')));
+                    paths.push(path);
+                }
+            }
+            None => {
+                let mut path = base.clone();
+                path.extend(segments(tail));
+                paths.push(path);
+            }
+        }
+    }
+    paths
+}
+
+/// Groups of files of `src/tui` that import each other in a loop (each group sorted), from the
+/// files' paths relative to `src/tui` and their text; test files are left out.
+fn import_loops(files: &[(String, String)]) -> Vec<Vec<String>> {
+    let modules: Vec<Vec<String>> = files.iter().map(|(f, _)| module_path(f)).collect();
+    let edges: Vec<Vec<usize>> = files
+        .iter()
+        .enumerate()
+        .map(|(i, (_, text))| {
+            let mut to: Vec<usize> = named_paths(&modules[i], &code_only(text))
+                .iter()
+                .filter_map(|path| {
+                    // The longest prefix of the path that is a file of the interface.
+                    (1..=path.len())
+                        .rev()
+                        .find_map(|n| modules.iter().position(|m| m[..] == path[..n]))
+                })
+                .filter(|&j| j != i)
+                .collect();
+            to.sort_unstable();
+            to.dedup();
+            to
+        })
+        .collect();
+    // Which files reach which: a loop is a set of files that all reach each other.
+    let n = files.len();
+    let mut reach = vec![vec![false; n]; n];
+    for (i, to) in edges.iter().enumerate() {
+        let mut stack = to.clone();
+        while let Some(j) = stack.pop() {
+            if !reach[i][j] {
+                reach[i][j] = true;
+                stack.extend(&edges[j]);
+            }
+        }
+    }
+    let mut loops: Vec<Vec<String>> = Vec::new();
+    for (i, row) in reach.iter().enumerate() {
+        let mut group: Vec<String> = (0..n)
+            .filter(|&j| j == i || (row[j] && reach[j][i]))
+            .map(|j| files[j].0.clone())
+            .collect();
+        group.sort();
+        if group.len() > 1 && !loops.contains(&group) {
+            loops.push(group);
+        }
+    }
+    loops
+}
+
+#[test]
+fn the_interface_has_no_import_loop() {
+    let tui = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src")
+        .join("tui");
+    let files: Vec<(String, String)> = sources(&tui)
+        .into_iter()
+        .map(|(path, text)| {
+            let relative = Path::new(&path)
+                .strip_prefix(&tui)
+                .unwrap()
+                .display()
+                .to_string();
+            (relative, text)
+        })
+        .filter(|(f, _)| !f.ends_with("tests.rs") && !f.ends_with("snapshots.rs"))
+        .collect();
+    let loops = import_loops(&files);
+    assert!(
+        loops.is_empty(),
+        "files of src/tui in an import loop: {loops:?}"
+    );
+}
+
+#[test]
+fn an_import_loop_is_found() {
+    let file = |name: &str, text: &str| (name.to_owned(), text.to_owned());
+    let files = [
+        file("app.rs", "use super::mode::Mode;\n"),
+        file("mode.rs", "use super::{clock::Clocks, play};\n"),
+        file("clock.rs", "pub struct Clocks;\n"),
+        file("play.rs", "fn f(a: &crate::tui::app::App) {}\n"),
+        file("view/board.rs", "use super::super::app::App;\n"),
+    ];
+    assert_eq!(
+        import_loops(&files),
+        [["app.rs", "mode.rs", "play.rs"]],
+        "app -> mode -> play -> app"
+    );
+    assert!(import_loops(&files[2..]).is_empty());
+}

@@ -6,155 +6,23 @@ use std::time::Instant;
 use crate::book::BookMove;
 use crate::chess::{Color, Move, Position, Rng, Role, Square};
 use crate::engines::policy::PlayPolicy;
-use crate::game::{Game, IndexEntry, NodeId};
+use crate::game::{Game, GameMove, IndexEntry, NodeId};
 
-use super::browse::Library;
+use super::action::Action;
+use super::autosave::Saved;
 use super::clock::{Clocks, TimeControl};
 use super::config::Config;
-use super::endgame::EndgameState;
 use super::game::Record;
-use super::setup::SetupState;
+use super::library::Library;
 use super::tablebase::TbPanel;
 use crate::engines::service::{EngineCommand, GoLimits, PvInfo, SearchId};
 use crate::game::Score;
 
-/// What the user is doing.
-#[derive(Clone, Debug)]
-pub enum Mode {
-    Play(PlayState),
-    Analyse(AnalyseState),
-    Setup(SetupState),
-    /// The game list of the open PGN file (`App::library`).
-    Browse,
-    Endgame(EndgameState),
-    /// Puzzles from the mistakes of the game.
-    Learn(super::learn::LearnState),
-}
+pub use super::mode::{AnalyseState, Mode, PlayState};
 
-impl Mode {
-    pub fn name(&self) -> &'static str {
-        match self {
-            Mode::Play(_) => "PLAY",
-            Mode::Analyse(_) => "ANALYSE",
-            Mode::Setup(_) => "SET UP",
-            Mode::Browse => "BROWSE",
-            Mode::Endgame(_) => "ENDGAME",
-            Mode::Learn(_) => "LEARN",
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct PlayState {
-    pub human: Color,
-    pub level: u8,
-    pub clocks: Clocks,
-    /// The finished game was written to the games file.
-    pub recorded: bool,
-    /// The player asked for a hint for the current position.
-    pub hint_pending: bool,
-    /// The engine's last move (the main-line node it made) and the reply it expects there:
-    /// what it ponders on while the player thinks.
-    pub expected: Option<(NodeId, Move)>,
-}
-
-#[derive(Clone, Debug, Default)]
-pub struct AnalyseState {
-    /// Infinite analysis of the shown position is on.
-    pub infinite: bool,
-    /// Whole-game analysis in progress: the main-line node being analysed next.
-    pub game_pass: Option<NodeId>,
-}
-
-/// A dialog over the board; it takes the keys while open.
-#[derive(Clone, Debug)]
-pub enum Overlay {
-    /// The keys of the current mode and the `:` commands, scrolled this many lines.
-    Help {
-        scroll: usize,
-    },
-    ConfirmQuit,
-    /// A game from the last session can be resumed.
-    Resume(Box<super::autosave::Saved>),
-    NewGame(NewGameDialog),
-    /// An action that would throw away work, asking first.
-    Confirm(super::confirm::Pending),
-    Promotion {
-        from: Square,
-        to: Square,
-    },
-}
-
-/// The fields of the new-game dialog, top to bottom.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DialogField {
-    Color,
-    Time,
-    Level,
-    Book,
-    /// The standard start or a random Chess960 one.
-    Start,
-}
-
-impl DialogField {
-    const ALL: [DialogField; 5] = [
-        DialogField::Color,
-        DialogField::Time,
-        DialogField::Level,
-        DialogField::Book,
-        DialogField::Start,
-    ];
-
-    /// The field `step` places down (up when negative), wrapping around.
-    pub fn step(self, step: i32) -> DialogField {
-        let i = Self::ALL.iter().position(|&f| f == self).unwrap_or(0) as i32;
-        Self::ALL[(i + step).rem_euclid(Self::ALL.len() as i32) as usize]
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct NewGameDialog {
-    pub field: DialogField,
-    /// Index into `clock::PRESETS`.
-    pub color: Color,
-    pub preset: usize,
-    pub level: u8,
-    pub book: super::config::BookChoice,
-    /// A random Chess960 start instead of the standard one.
-    pub chess960: bool,
-}
-
-pub use super::prompt::Prompt;
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PromptKind {
-    Command,
-    Fen,
-    /// Append the game to a file.
-    SaveAs,
-    /// Write the game to a file, replacing it.
-    WriteAs,
-    /// The comment after the shown move.
-    Comment,
-    /// A PGN file to browse.
-    OpenPgn,
-    /// Material or FEN for the endgame trainer.
-    Endgame,
-}
-
-impl PromptKind {
-    pub fn label(self) -> &'static str {
-        match self {
-            PromptKind::Command => ":",
-            PromptKind::Fen => "FEN: ",
-            PromptKind::SaveAs => "Append PGN to: ",
-            PromptKind::WriteAs => "Write PGN to (replaces the file): ",
-            PromptKind::Comment => "Comment: ",
-            PromptKind::OpenPgn => "Open PGN: ",
-            PromptKind::Endgame => "Endgame (KQvK, KRPvKR... or FEN): ",
-        }
-    }
-}
+pub use super::dialog::{
+    DialogField, NewGameDialog, Overlay, Pending, Prompt, PromptKind, Severity,
+};
 
 /// Why the engine is searching.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -183,12 +51,6 @@ pub struct Search {
     pub node: NodeId,
     pub root: Position,
     pub started: Instant,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Severity {
-    Info,
-    Error,
 }
 
 /// Side effects requested by `update`, carried out by the event loop.
@@ -261,13 +123,16 @@ pub struct App {
     pub size: (u16, u16),
     pub now: Instant,
     pub effects: Vec<Effect>,
+    /// Actions that follow from the one being handled (a confirmed question, a submitted
+    /// prompt, a command typed at the prompt): `update` carries them out before it settles.
+    pub queued: Vec<Action>,
     pub quit: bool,
     /// Where the finished games of play mode are appended.
     pub games_file: Option<PathBuf>,
     /// Nothing changed since the last save.
     pub saved: bool,
     /// The edits of analyse mode that can be undone and redone.
-    pub history: super::undo::UndoHistory,
+    pub history: super::game::UndoHistory,
     /// The opening book (and tables) the opponent plays with; the book panel shows its book.
     pub policy: PlayPolicy,
     /// Random Chess960 starts and endgame positions.
@@ -310,6 +175,7 @@ impl App {
             size: (80, 24),
             now,
             effects: Vec::new(),
+            queued: Vec::new(),
             quit: false,
             games_file: None,
             saved: true,
@@ -432,6 +298,83 @@ impl App {
             Some(first) => first.score,
             None => self.game.eval(self.game.current_node()),
         }
+    }
+
+    /// Shows `node` (nothing happens at either end of a line).
+    pub fn navigate(&mut self, node: Option<NodeId>) {
+        let app = self;
+        let Some(node) = node else {
+            return;
+        };
+        app.game.goto(node);
+        app.selected = None;
+        app.hint = None;
+        app.pv_cursor = 0;
+    }
+
+    /// Carries `action` out now, or asks first when it would throw away work.
+    pub fn ask_or_do(&mut self, action: Pending) {
+        let app = self;
+        let asks = match action {
+            Pending::Changed(_) => true,
+            Pending::Resign => app.human().is_some() && app.game.end().is_none(),
+            Pending::Analyse => {
+                app.human().is_some() && app.game.end().is_none() && !app.game.is_empty()
+            }
+            // The list keeps the game until another is opened; a game in play would stop.
+            Pending::Browse => app.has_unsaved_work() && !matches!(app.mode, Mode::Browse),
+            _ => app.has_unsaved_work(),
+        };
+        if asks {
+            app.overlay = Some(Overlay::Confirm(action));
+        } else {
+            app.queued.push(Action::Confirmed(action));
+        }
+    }
+
+    /// What the autosave file keeps of the game and the mode.
+    pub fn snapshot(&self) -> Saved {
+        let app = self;
+        let game = &app.game;
+        let tree = game.tree();
+        let moves = game
+            .mainline()
+            .map_while(|n| match tree.node(n).game_move() {
+                Some(GameMove::Move(m)) => tree.previous(n).map(|p| tree.position(p).uci(m)),
+                _ => None,
+            })
+            .collect();
+        let origin = game.origin();
+        let mut saved = Saved {
+            fen: game.start().fen(),
+            moves,
+            human: None,
+            level: None,
+            time_control: None,
+            white_ms: None,
+            black_ms: None,
+            pgn: None,
+            shown: Vec::new(),
+            origin_path: origin.map(|o| o.path.to_string_lossy().into_owned()),
+            origin_number: origin.map(|o| o.number),
+            origin_offset: origin.map(|o| o.offset),
+            // Bytes that are not UTF-8 come back different, and a write-back then refuses.
+            origin_text: origin.map(|o| String::from_utf8_lossy(&o.bytes).into_owned()),
+            saved_to: None,
+            file: None,
+        };
+        if let Mode::Analyse(_) = &app.mode {
+            saved.pgn = Some(game.to_game().to_pgn());
+            saved.shown = super::autosave::path_to(tree, game.current_node());
+        }
+        if let Mode::Play(p) = &app.mode {
+            saved.human = Some(p.human.fold("white", "black").into());
+            saved.level = Some(p.level);
+            saved.time_control = Some(p.clocks.control().to_string());
+            saved.white_ms = Some(p.clocks.remaining(Color::White, app.now).as_millis() as u64);
+            saved.black_ms = Some(p.clocks.remaining(Color::Black, app.now).as_millis() as u64);
+        }
+        saved
     }
 
     /// Book moves of the shown position, most weight first.

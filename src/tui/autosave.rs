@@ -19,9 +19,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::chess::{Color, Move, Position};
-use crate::game::GameMove;
 
-use super::app::{App, Mode};
 use super::clock::TimeControl;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -119,49 +117,6 @@ pub fn games_path() -> Option<PathBuf> {
 }
 
 impl Saved {
-    pub fn capture(app: &App) -> Saved {
-        let game = &app.game;
-        let tree = game.tree();
-        let moves = game
-            .mainline()
-            .map_while(|n| match tree.node(n).game_move() {
-                Some(GameMove::Move(m)) => tree.previous(n).map(|p| tree.position(p).uci(m)),
-                _ => None,
-            })
-            .collect();
-        let origin = game.origin();
-        let mut saved = Saved {
-            fen: game.start().fen(),
-            moves,
-            human: None,
-            level: None,
-            time_control: None,
-            white_ms: None,
-            black_ms: None,
-            pgn: None,
-            shown: Vec::new(),
-            origin_path: origin.map(|o| o.path.to_string_lossy().into_owned()),
-            origin_number: origin.map(|o| o.number),
-            origin_offset: origin.map(|o| o.offset),
-            // Bytes that are not UTF-8 come back different, and a write-back then refuses.
-            origin_text: origin.map(|o| String::from_utf8_lossy(&o.bytes).into_owned()),
-            saved_to: None,
-            file: None,
-        };
-        if let Mode::Analyse(_) = &app.mode {
-            saved.pgn = Some(game.to_game().to_pgn());
-            saved.shown = path_to(tree, game.current_node());
-        }
-        if let Mode::Play(p) = &app.mode {
-            saved.human = Some(p.human.fold("white", "black").into());
-            saved.level = Some(p.level);
-            saved.time_control = Some(p.clocks.control().to_string());
-            saved.white_ms = Some(p.clocks.remaining(Color::White, app.now).as_millis() as u64);
-            saved.black_ms = Some(p.clocks.remaining(Color::Black, app.now).as_millis() as u64);
-        }
-        saved
-    }
-
     pub fn to_text(&self) -> String {
         toml::to_string(self).expect("the record serialises")
     }
@@ -241,7 +196,7 @@ impl Saved {
 }
 
 /// The child indices from the start to `node`.
-fn path_to(tree: &crate::game::Tree, node: crate::game::NodeId) -> Vec<u32> {
+pub fn path_to(tree: &crate::game::Tree, node: crate::game::NodeId) -> Vec<u32> {
     let mut path = Vec::new();
     let mut at = node;
     while let Some(parent) = tree.previous(at) {

@@ -2,12 +2,13 @@
 
 use crate::chess::{Color, Position};
 
+use super::action::Action;
 use super::app::{App, Mode, PromptKind};
-use super::confirm::{self, Pending};
+use super::dialog::Pending;
 use super::keymap::Command;
 use super::prompt::expand_home;
+use super::saving;
 use super::start;
-use super::update::{self, Action};
 use crate::engines::service::MAX_LEVEL;
 
 /// `:` commands and what they do, for `:help` and the help screen.
@@ -56,10 +57,10 @@ pub const COMMAND_HELP: [(&str, &str); 20] = [
 pub fn submit(app: &mut App, kind: PromptKind, text: &str) {
     match kind {
         PromptKind::Fen => match Position::from_fen(text) {
-            Ok(pos) => confirm::ask_or_do(
-                app,
-                Pending::Position(Box::new(pos), "position loaded; space starts the engine"),
-            ),
+            Ok(pos) => app.ask_or_do(Pending::Position(
+                Box::new(pos),
+                "position loaded; space starts the engine",
+            )),
             Err(e) => {
                 // Keep what was typed so it can be corrected.
                 app.prompt = Some(super::app::Prompt::new(kind, text));
@@ -69,13 +70,13 @@ pub fn submit(app: &mut App, kind: PromptKind, text: &str) {
         PromptKind::SaveAs | PromptKind::WriteAs if text.is_empty() => {
             app.error("no file name given")
         }
-        PromptKind::SaveAs => update::save_game(app, Some(expand_home(text))),
-        PromptKind::WriteAs => update::write_game(app, expand_home(text), false),
+        PromptKind::SaveAs => saving::save_game(app, Some(expand_home(text))),
+        PromptKind::WriteAs => saving::write_game(app, expand_home(text), false),
         PromptKind::Comment => super::edit::set_comment(app, text),
         PromptKind::OpenPgn if text.is_empty() => app.error("no file name given"),
         PromptKind::OpenPgn => super::browse::open(app, expand_home(text)),
         PromptKind::Command => run_command(app, text),
-        PromptKind::Endgame => confirm::ask_or_do(app, Pending::Endgame(text.to_owned())),
+        PromptKind::Endgame => app.ask_or_do(Pending::Endgame(text.to_owned())),
     }
 }
 
@@ -103,7 +104,7 @@ fn run_command(app: &mut App, text: &str) {
         _ => None,
     };
     if let Some(action) = action {
-        return update::update(app, action);
+        return app.queued.push(action);
     }
     match word {
         "fen" if rest.is_empty() => {
@@ -111,11 +112,11 @@ fn run_command(app: &mut App, text: &str) {
             app.info(format!("{fen}   (y copies it)"));
         }
         "fen" => submit(app, PromptKind::Fen, &rest.join(" ")),
-        "save" if rest.is_empty() => update::save_game(app, None),
+        "save" if rest.is_empty() => saving::save_game(app, None),
         "save" => submit(app, PromptKind::SaveAs, &rest.join(" ")),
         "write" if rest.is_empty() => app.error("write takes a file name"),
         "write" => submit(app, PromptKind::WriteAs, &rest.join(" ")),
-        "open" if rest.is_empty() => update::update(app, Action::Command(Command::Open)),
+        "open" if rest.is_empty() => app.queued.push(Action::Command(Command::Open)),
         "open" => submit(app, PromptKind::OpenPgn, &rest.join(" ")),
         "level" => match rest
             .first()
@@ -282,5 +283,5 @@ fn play_command(app: &mut App, args: &[&str]) {
         level,
         chess960: chess960.map(|(n, _)| n),
     };
-    confirm::ask_or_do(app, pending);
+    app.ask_or_do(pending);
 }

@@ -1,117 +1,10 @@
 //! Actions that would throw away work ask first: a new game, another position or game in place
 //! of an edited one, the endgame trainer over a game in progress, and resigning.
 
-use crate::chess::{Color, Position};
-
-use super::app::{App, Overlay, Severity};
-use super::clock::TimeControl;
-use super::game::Record;
-use super::input::EditKey;
+use super::action::EditKey;
+use super::app::{App, Overlay};
+use super::dialog::Pending;
 use super::{endgame, play, start};
-
-/// An action waiting for the user's yes.
-#[derive(Clone, Debug)]
-pub enum Pending {
-    /// The new-game dialog.
-    NewGame,
-    /// Analyse this position (a FEN or a set-up board), with the message to show.
-    Position(Box<Position>, &'static str),
-    /// Analyse a game read from a file, with the message to show.
-    Game(Box<Record>, Severity, String),
-    /// The endgame trainer on a material or FEN.
-    Endgame(String),
-    /// A game against the engine (`:play`), from this start (numbered when Chess960).
-    Play {
-        start: Box<Position>,
-        color: Color,
-        tc: TimeControl,
-        level: u8,
-        chess960: Option<u32>,
-    },
-    Resign,
-    /// The game list of the open file (or the prompt for one).
-    Browse,
-    /// Analyse mode on the game shown (a game in play stops).
-    Analyse,
-    /// The Result tag and the moves' result disagree: which to write.
-    ResultConflict {
-        path: std::path::PathBuf,
-        append: bool,
-        tag: String,
-        moves: String,
-    },
-    /// The file a game came from changed since it was read: nothing was written.
-    Changed(Box<crate::game::GameOrigin>),
-    /// `w` to a file of other games: replace it, or append this game to it.
-    Overwrite {
-        path: std::path::PathBuf,
-        games: u64,
-    },
-}
-
-impl Pending {
-    /// The question, and what `y` and `n` mean.
-    pub fn question(&self, app: &App) -> (&'static str, &'static str) {
-        match self {
-            Pending::Resign => ("Resign this game?", "y: resign   n/esc: play on"),
-            Pending::Analyse => (
-                "Stop this game and analyse it? The clocks stop and the engine stops playing.",
-                "y: analyse it (unsaved: ctrl-s saves it)   n/esc: keep playing",
-            ),
-            Pending::ResultConflict { .. } => (
-                "The Result tag and the result after the moves disagree (shown in the status line).",
-                "t: the tag's in both   m: the moves' in both   k: keep both   n/esc: cancel",
-            ),
-            Pending::Changed(_) => (
-                "The file changed since this game was read from it: nothing was written.",
-                "a: append the game to it   w: write it to another file   n/esc: cancel",
-            ),
-            Pending::Overwrite { games: 1, .. } => (
-                "That file holds another game; writing replaces it.",
-                "r: replace the file   a: append this game   n/esc: cancel",
-            ),
-            Pending::Overwrite { .. } => (
-                "That file holds other games; writing replaces them all.",
-                "r: replace the file   a: append this game   n/esc: cancel",
-            ),
-            _ if app.human().is_some() => (
-                "The game in progress will be abandoned.",
-                "s: save it unfinished first   y: abandon it   n/esc: keep playing",
-            ),
-            Pending::Browse => (
-                "This game has changes that are not saved (opening another game drops them).",
-                "s: save it first   y: to the list   n/esc: stay",
-            ),
-            _ if app.game.origin().is_some() => (
-                "This game has changes that are not saved; they will be lost.",
-                "s: write it back into its file   y: discard them   n/esc: keep the game",
-            ),
-            _ => (
-                "This game has changes that are not saved; they will be lost.",
-                "s: save it (appended to the games file)   y: discard them   n/esc: keep the game",
-            ),
-        }
-    }
-}
-
-/// Carries `action` out now, or asks first when it would throw away work.
-pub fn ask_or_do(app: &mut App, action: Pending) {
-    let asks = match action {
-        Pending::Changed(_) => true,
-        Pending::Resign => app.human().is_some() && app.game.end().is_none(),
-        Pending::Analyse => {
-            app.human().is_some() && app.game.end().is_none() && !app.game.is_empty()
-        }
-        // The list keeps the game until another is opened; a game in play would stop.
-        Pending::Browse => app.has_unsaved_work() && !matches!(app.mode, super::app::Mode::Browse),
-        _ => app.has_unsaved_work(),
-    };
-    if asks {
-        app.overlay = Some(Overlay::Confirm(action));
-    } else {
-        carry_out(app, action);
-    }
-}
 
 /// A key while the question is shown.
 pub fn key(app: &mut App, action: Pending, key: EditKey) {
@@ -139,7 +32,7 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
             if let Some(result) = result.and_then(|r| r.parse().ok()) {
                 app.game.set_result(result);
             }
-            super::update::write_checked(app, path.clone(), *append);
+            super::saving::write_checked(app, path.clone(), *append);
         }
         return;
     }
@@ -148,11 +41,11 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
             EditKey::Char('a' | 'A') => {
                 // Its old place is unknown now: it becomes a game of its own at the end.
                 app.game.set_origin(None);
-                super::update::queue_write(app, origin.path.clone(), true, None);
+                super::saving::queue_write(app, origin.path.clone(), true, None);
             }
             EditKey::Char('w' | 'W') => {
                 app.game.set_origin(None);
-                super::update::open_prompt(app, super::app::PromptKind::WriteAs);
+                super::prompt::open_prompt(app, super::app::PromptKind::WriteAs);
             }
             EditKey::Char('n' | 'N') | EditKey::Esc => app.info("nothing written"),
             _ => app.overlay = Some(Overlay::Confirm(action.clone())),
@@ -163,10 +56,10 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
         match key {
             EditKey::Char('r' | 'R') => {
                 let what = format!("{} games replaced", games);
-                super::update::queue_write(app, path.clone(), false, None);
+                super::saving::queue_write(app, path.clone(), false, None);
                 return app.info(format!("writing {} ({what})", path.display()));
             }
-            EditKey::Char('a' | 'A') => super::update::queue_write(app, path.clone(), true, None),
+            EditKey::Char('a' | 'A') => super::saving::queue_write(app, path.clone(), true, None),
             EditKey::Char('n' | 'N') | EditKey::Esc => app.info("nothing written"),
             _ => app.overlay = Some(Overlay::Confirm(action)),
         }
@@ -193,10 +86,10 @@ pub fn save_before_leaving(app: &mut App, resumable: bool) {
         (None, Some(file)) => (file, true, None),
         (None, None) => return app.error("no data directory to save games in"),
     };
-    super::update::queue_write_then(app, path, append, origin, resumable);
+    super::saving::queue_write_then(app, path, append, origin, resumable);
 }
 
-fn carry_out(app: &mut App, action: Pending) {
+pub fn carry_out(app: &mut App, action: Pending) {
     match action {
         Pending::NewGame => start::open_new_game(app),
         Pending::Position(pos, message) => {
@@ -232,10 +125,10 @@ fn carry_out(app: &mut App, action: Pending) {
                 app.info("the game stopped: analysing it now (not saved: ctrl-s saves it)");
             }
         }
-        Pending::Overwrite { path, .. } => super::update::queue_write(app, path, false, None),
+        Pending::Overwrite { path, .. } => super::saving::queue_write(app, path, false, None),
         Pending::Changed(_) => {}
         Pending::ResultConflict { path, append, .. } => {
-            super::update::write_checked(app, path, append)
+            super::saving::write_checked(app, path, append)
         }
     }
 }

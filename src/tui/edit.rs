@@ -8,7 +8,6 @@ use super::game::Record;
 use super::keymap::Command;
 use super::review::judge_move;
 use super::undo::{checkpoint, try_edit};
-use super::update::navigate;
 
 /// Carries out a tree command; `false` if `command` is not one.
 pub fn command(app: &mut App, command: Command) -> bool {
@@ -34,14 +33,14 @@ pub fn command(app: &mut App, command: Command) -> bool {
                 -1
             };
             match app.game.tree().sibling(current, delta) {
-                Some(n) => navigate(app, Some(n)),
+                Some(n) => app.navigate(Some(n)),
                 None => app.info(no_alternative(app, current, delta)),
             }
         }
         Command::LeaveVariation => match app.game.variation_start(current) {
             Some(start) => {
                 let main = app.game.tree().siblings(start).first().copied();
-                navigate(app, main);
+                app.navigate(main);
             }
             None => app.info("on the main line"),
         },
@@ -61,7 +60,7 @@ pub fn command(app: &mut App, command: Command) -> bool {
         }
         Command::DeleteVariation => {
             if try_edit(app, "variation deleted", |g| g.delete_variation().is_some()) {
-                navigate(app, Some(app.game.current_node()));
+                app.navigate(Some(app.game.current_node()));
                 app.info("variation deleted (u undoes)");
             } else {
                 app.info("on the main line (X cuts the moves from here)");
@@ -104,7 +103,7 @@ pub fn command(app: &mut App, command: Command) -> bool {
             };
             match target.copied() {
                 Some(n) => {
-                    navigate(app, Some(n));
+                    app.navigate(Some(n));
                     app.info(what_was_better(app, n));
                 }
                 None => app.info("no more marked moves (ctrl-a analyses the game)"),

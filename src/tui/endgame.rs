@@ -5,30 +5,14 @@
 use crate::chess::TbWdl;
 use crate::chess::{Color, Move, Position};
 use crate::game::{Nag, NodeId};
-use crate::tablebase::{Grade, Material, Summary, generate, grade};
+use crate::tablebase::{Material, Summary, generate, grade};
 
 use super::app::{App, Mode};
 use super::game::Record;
+use super::mode::EndgameState;
 
 /// Material offered when none was chosen yet.
 pub const DEFAULT_MATERIAL: &str = "KRvK";
-
-#[derive(Clone, Debug)]
-pub struct EndgameState {
-    pub user: Color,
-    /// `KRvK`, or `FEN` for a given position: what `n` generates again.
-    pub material: Option<Material>,
-    /// The user's graded moves in order: ply, node, grade.
-    pub grades: Vec<(usize, NodeId, Grade)>,
-    /// Set once the game has ended.
-    pub summary: Option<Summary>,
-}
-
-impl EndgameState {
-    pub fn user_grades(&self) -> Vec<Grade> {
-        self.grades.iter().map(|&(_, _, g)| g).collect()
-    }
-}
 
 /// `KQvK` (a new random position where the user wins) or a FEN (the side to move is the user).
 pub fn start(app: &mut App, target: &str) {

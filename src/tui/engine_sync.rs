@@ -7,7 +7,8 @@ use crate::game::{GameMove, NodeId};
 
 use super::app::{App, Mode, Overlay, Purpose, Search};
 use super::config::BUILTIN;
-use super::learn::{self, Attempt};
+use super::learn;
+use super::mode::Attempt;
 use super::play;
 use crate::engines::service::{EngineCommand, EngineEvent, GoLimits, SearchId};
 
@@ -99,7 +100,7 @@ fn game_pass_finished(app: &mut App) {
     let text = super::review::summary_text(&app.game);
     let (white, black) = super::review::summary(&app.game);
     app.game.set_summary(&text);
-    super::update::autosave_analysis(app);
+    super::saving::autosave_analysis(app);
     app.info(format!(
         "game analysed: accuracy White {:.0}%, Black {:.0}% (summary at the top of the moves; :learn)",
         white.accuracy(),

@@ -6,7 +6,10 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use crate::chess::{Move, Position, Square};
+use crate::analysis::judgement::{Judgement, winning_chances};
+use crate::chess::{Color, Move, Position, Square};
+use crate::engine;
+use crate::engines::score::side_score;
 use crate::game::{
     self, Command, Comment, Ending, Game, GameMove, GameResult, Nag, NodeId, Score, Tree,
 };
@@ -425,7 +428,7 @@ impl Record {
             let eval = game::Eval { score, depth: None };
             comment.commands.retain(|c| c.name() != "eval");
             comment.commands.push(Command::Eval(eval));
-            let judged = super::review::judge_move(self, id);
+            let judged = judge_move(self, id);
             let Some(judgement) = judged.filter(|_| !node.nags.iter().any(|&n| is_assessment(n)))
             else {
                 continue;
@@ -473,6 +476,48 @@ pub fn king_target(m: Move) -> Square {
         Square::from_coords(crate::chess::File::new(file), m.from().rank())
     } else {
         m.to()
+    }
+}
+
+/// The mover and the evaluations before and after the move leading to `id`, mover's view.
+pub fn graded(game: &Record, id: NodeId) -> Option<(Color, engine::Score, engine::Score)> {
+    let parent = game.tree().previous(id)?;
+    let mover = game.position(parent).turn();
+    let before = side_score(game.eval(parent)?, mover);
+    let after = side_score(game.eval(id)?, mover);
+    // The engine's own choice is never judged: a deeper look after it is no loss.
+    let after = if game.is_best_move(id) { before } else { after };
+    Some((mover, before, after))
+}
+
+/// The judgement of the move leading to `id`, when the evaluations before and after it are
+/// known.
+pub fn judge_move(game: &Record, id: NodeId) -> Option<Judgement> {
+    let (_, before, after) = graded(game, id)?;
+    Judgement::from_drop(winning_chances(before) - winning_chances(after))
+}
+
+/// Edits remembered (undo); the oldest are forgotten past this.
+pub const UNDO_LIMIT: usize = 200;
+
+pub struct Snapshot {
+    pub game: Record,
+    pub saved: bool,
+    /// The edit that followed this state, for the message ("undid: variation deleted").
+    pub edit: &'static str,
+}
+
+#[derive(Default)]
+pub struct UndoHistory {
+    pub undo: Vec<Snapshot>,
+    pub redo: Vec<Snapshot>,
+}
+
+impl UndoHistory {
+    /// Forgets everything: another game is shown.
+    pub fn clear(&mut self) {
+        self.undo.clear();
+        self.redo.clear();
     }
 }
 

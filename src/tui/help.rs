@@ -1,8 +1,8 @@
 //! What the keys do in each mode: the help overlay's text and the hint at the bottom.
 
+use super::action::EditKey;
 use super::app::{App, Mode};
 use super::commands::COMMAND_HELP;
-use super::input::EditKey;
 use super::keymap::{COMMANDS, Command};
 
 /// Whether `command` does something in `mode` (the help lists only those).

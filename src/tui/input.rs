@@ -5,30 +5,9 @@ use crossterm::event::{
     Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEventKind,
 };
 
+use super::action::{Action, EditKey};
 use super::app::{App, Mode};
 use super::keymap::{Command, Key, starts_move};
-use super::update::Action;
-
-/// Keys given to a dialog, a prompt or the typed-move line.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum EditKey {
-    Char(char),
-    Backspace,
-    Tab,
-    Enter,
-    Esc,
-    Up,
-    Down,
-    Left,
-    Right,
-    PageUp,
-    PageDown,
-    Home,
-    End,
-    Delete,
-    /// A letter with ctrl (the prompt's line editing).
-    Ctrl(char),
-}
 
 fn edit_key(ev: &KeyEvent) -> Option<EditKey> {
     Some(match ev.code {

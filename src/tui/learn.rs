@@ -11,97 +11,13 @@ use crate::game::{GameMove, Nag, NodeId};
 
 use super::app::{App, Mode};
 use super::keymap::Command;
+use super::mode::{Attempt, LearnState, Puzzle, PuzzleGrade, Solved};
 use super::review::{Judgement, judge_move};
 use crate::engines::score::side_score;
 use crate::game::Score;
 
 /// How long the engine looks at the position after the user's move.
 pub const GRADE_TIME: Duration = Duration::from_secs(1);
-
-#[derive(Clone, Debug)]
-pub struct Puzzle {
-    /// The position before the mistake.
-    pub node: NodeId,
-    /// The mistake, as played in the game.
-    pub played: Move,
-    pub judgement: Judgement,
-    /// What was better, from the engine's analysis or the variation beside the mistake.
-    pub better: Vec<Move>,
-}
-
-/// How a puzzle went.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Solved {
-    FirstTry,
-    AfterRetry,
-    /// The answer was shown, or the puzzle skipped.
-    Missed,
-}
-
-/// How good a tried move was.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PuzzleGrade {
-    /// The better move itself.
-    Best,
-    /// Costs less than an inaccuracy against the evaluation before the mistake.
-    Good,
-    /// Still loses that much.
-    Still(Judgement),
-    /// The move played in the game.
-    GameMove,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Attempt {
-    /// Waiting for the user's move.
-    Thinking,
-    /// The engine is looking at the position after this move.
-    Grading(Move),
-    Graded(Move, PuzzleGrade),
-    /// The better line is shown.
-    Shown,
-}
-
-#[derive(Clone, Debug)]
-pub struct LearnState {
-    pub side: Color,
-    pub puzzles: Vec<Puzzle>,
-    pub index: usize,
-    pub attempt: Attempt,
-    /// Wrong tries at the current puzzle.
-    pub misses: u32,
-    /// The engine's latest score (White's view) of the position after the graded move.
-    pub grade_score: Option<Score>,
-    /// One per puzzle finished.
-    pub results: Vec<Solved>,
-}
-
-impl LearnState {
-    pub fn puzzle(&self) -> &Puzzle {
-        &self.puzzles[self.index]
-    }
-
-    /// Whether the user may try a move now.
-    pub fn can_try(&self) -> bool {
-        matches!(
-            self.attempt,
-            Attempt::Thinking | Attempt::Graded(_, PuzzleGrade::Still(_) | PuzzleGrade::GameMove)
-        )
-    }
-
-    /// "3 puzzles: 1 solved at once, 1 after a retry, 1 not solved".
-    pub fn summary(&self) -> String {
-        let count = |s: Solved| self.results.iter().filter(|&&r| r == s).count();
-        format!(
-            "{} puzzle{}: {} solved at once, {} after a retry, {} not solved",
-            self.results.len(),
-            if self.results.len() == 1 { "" } else { "s" },
-            count(Solved::FirstTry),
-            count(Solved::AfterRetry),
-            count(Solved::Missed)
-        )
-    }
-}
 
 /// The side learning by default: the player of a game against the engine, else White.
 fn default_side(app: &App) -> Color {

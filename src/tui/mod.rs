@@ -5,6 +5,7 @@
 //! the input thread, the engine worker and background jobs, with a timeout only while a clock
 //! runs or a throttled redraw is due, so an idle interface sleeps.
 
+pub mod action;
 pub mod app;
 pub mod autosave;
 pub mod browse;
@@ -12,6 +13,7 @@ pub mod clock;
 mod commands;
 pub mod config;
 mod confirm;
+pub mod dialog;
 mod edit;
 pub mod endgame;
 mod engine_sync;
@@ -21,9 +23,13 @@ pub mod input;
 pub mod keymap;
 pub mod layout;
 mod learn;
+pub mod library;
+pub mod mode;
+mod moves;
 mod play;
 mod prompt;
 pub mod review;
+mod saving;
 pub mod setup;
 pub mod start;
 pub mod tablebase;
@@ -49,10 +55,10 @@ use crate::game::index::load_entry_with_bytes;
 use crate::game::{GameIndex, GameOrigin, PgnReader};
 
 use crate::engines::service::{EngineCommand, EngineEvent, EngineService, SearchId};
+use action::Action;
 use app::{App, Effect, Overlay};
-use browse::LibraryEvent;
 use clock::TimeControl;
-use update::Action;
+use library::LibraryEvent;
 
 /// Redraws caused by engine reports are at most this often.
 const ENGINE_REDRAW: Duration = Duration::from_millis(100);

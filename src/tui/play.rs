@@ -10,7 +10,7 @@ use super::config::{ColorChoice, Config};
 use crate::game::NodeId;
 
 use super::clock::TimeControl;
-use super::update::save_game;
+use super::saving::save_game;
 use crate::game::Ending;
 
 /// Move time of each step of the whole-game analysis.
@@ -132,9 +132,7 @@ pub fn engine_moved(app: &mut App, at: NodeId, best: Option<Move>, ponder: Optio
         }
     }
     app.saved = false;
-    app.effects.push(Effect::Autosave(
-        super::autosave::Saved::capture(app).to_text(),
-    ));
+    app.effects.push(Effect::Autosave(app.snapshot().to_text()));
 }
 
 pub fn takeback(app: &mut App) {
@@ -165,9 +163,7 @@ pub fn takeback(app: &mut App) {
         p.expected = None;
         p.clocks.start(app.game.last().turn(), app.now);
     }
-    app.effects.push(Effect::Autosave(
-        super::autosave::Saved::capture(app).to_text(),
-    ));
+    app.effects.push(Effect::Autosave(app.snapshot().to_text()));
     app.info("took back your last move");
 }
 

@@ -6,53 +6,40 @@ use std::path::{MAIN_SEPARATOR, Path, PathBuf};
 
 use tui_input::{Input, InputRequest};
 
-use super::app::{App, PromptKind};
-use super::input::EditKey;
+use super::action::Action;
+use super::action::EditKey;
+use super::app::{App, Prompt, PromptKind};
 
 /// Entries kept for up/down.
 const HISTORY_LIMIT: usize = 100;
 
-#[derive(Clone, Debug)]
-pub struct Prompt {
-    pub kind: PromptKind,
-    pub line: Input,
-    /// The whole text is selected: the first character typed replaces it.
-    pub selected: bool,
-    /// While walking the history: how many entries back, and the line as it was typed.
-    recall: Option<(usize, String)>,
-    /// File names the last tab could not choose between.
-    pub candidates: Vec<String>,
-}
-
-impl Prompt {
-    pub fn new(kind: PromptKind, text: impl Into<String>) -> Prompt {
-        Prompt {
+pub fn open_prompt(app: &mut App, kind: PromptKind) {
+    app.prompt = Some(match kind {
+        PromptKind::SaveAs => Prompt::preselected(
             kind,
-            line: Input::new(text.into()),
-            selected: false,
-            recall: None,
-            candidates: Vec::new(),
+            app.games_file
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+        ),
+        // The open file, else the current folder: typing replaces it, tab completes in it.
+        PromptKind::OpenPgn => {
+            let folder = std::env::current_dir()
+                .map(|d| format!("{}{}", d.display(), std::path::MAIN_SEPARATOR))
+                .unwrap_or_default();
+            let text = app
+                .library
+                .as_ref()
+                .map_or(folder, |l| l.path.display().to_string());
+            Prompt::preselected(kind, text)
         }
-    }
-
-    /// A prompt whose text is selected, so typing replaces it and an arrow key keeps it.
-    pub fn preselected(kind: PromptKind, text: impl Into<String>) -> Prompt {
-        Prompt {
-            selected: true,
-            ..Prompt::new(kind, text)
+        // A game read from a file is written back into it (only itself replaced there).
+        PromptKind::WriteAs => {
+            let origin = app.game.origin().map(|o| o.path.display().to_string());
+            Prompt::preselected(kind, origin.unwrap_or_default())
         }
-    }
-
-    pub fn text(&self) -> &str {
-        self.line.value()
-    }
-
-    fn takes_file(&self) -> bool {
-        matches!(
-            self.kind,
-            PromptKind::OpenPgn | PromptKind::SaveAs | PromptKind::WriteAs
-        )
-    }
+        _ => Prompt::new(kind, ""),
+    });
 }
 
 /// A key while the prompt is open.
@@ -98,7 +85,8 @@ pub fn key(app: &mut App, key: EditKey) {
             };
             let text = prompt.text().trim().to_owned();
             remember(app, prompt.kind, &text);
-            return super::commands::submit(app, prompt.kind, &text);
+            app.queued.push(Action::Submit(prompt.kind, text));
+            return;
         }
         _ => None,
     };

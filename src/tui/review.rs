@@ -1,33 +1,13 @@
-//! Judging the shown game's moves from the evaluations before and after them, with the grading
-//! `annotate` uses (`analysis::judgement`), and the per-side summary of a whole-game pass.
+//! The per-side summary of a whole-game pass, from the judgements of the shown game's moves
+//! (`game::judge_move`, with the grading `annotate` uses).
 
 use crate::analysis::judgement::{SideStats, winning_chances};
-use crate::chess::Color;
-use crate::engine;
-use crate::engines::score::side_score;
 use crate::game::NodeId;
 
-use super::game::Record;
+use super::game::{Record, graded};
 
+pub use super::game::judge_move;
 pub use crate::analysis::judgement::Judgement;
-
-/// The mover and the evaluations before and after the move leading to `id`, mover's view.
-fn graded(game: &Record, id: NodeId) -> Option<(Color, engine::Score, engine::Score)> {
-    let parent = game.tree().previous(id)?;
-    let mover = game.position(parent).turn();
-    let before = side_score(game.eval(parent)?, mover);
-    let after = side_score(game.eval(id)?, mover);
-    // The engine's own choice is never judged: a deeper look after it is no loss.
-    let after = if game.is_best_move(id) { before } else { after };
-    Some((mover, before, after))
-}
-
-/// The judgement of the move leading to `id`, when the evaluations before and after it are
-/// known.
-pub fn judge_move(game: &Record, id: NodeId) -> Option<Judgement> {
-    let (_, before, after) = graded(game, id)?;
-    Judgement::from_drop(winning_chances(before) - winning_chances(after))
-}
 
 /// Totals per side (White, Black) over the main line's moves with known evaluations.
 pub fn summary(game: &Record) -> (SideStats, SideStats) {

@@ -1,82 +1,13 @@
 //! Set-up mode: edit a board square by square, side to move and castling; errors in place.
 
-use crate::chess::{Bitboard, CastlingMode, Color, Piece, Position, Setup, Square};
+use crate::chess::{Piece, Position, Square};
 
+use super::action::EditKey;
 use super::app::{App, Mode, PromptKind};
-use super::confirm::{self, Pending};
-use super::input::EditKey;
+use super::dialog::Pending;
+use super::mode::SetupState;
+use super::prompt::open_prompt;
 use super::start::enter_analyse;
-use super::update::open_prompt;
-
-#[derive(Clone, Debug)]
-pub struct SetupState {
-    pub setup: Setup,
-    pub cursor: Square,
-    /// Castling rights asked for: white king side, white queen side, black king side, black queen side.
-    pub castling: [bool; 4],
-    /// Why the current board is not a legal position (shown under the board).
-    pub error: Option<String>,
-}
-
-/// Rook squares for each castling flag, standard chess.
-const CASTLING_ROOKS: [Square; 4] = [Square::H1, Square::A1, Square::H8, Square::A8];
-
-impl SetupState {
-    pub fn from_position(pos: &Position) -> SetupState {
-        let setup = pos.to_setup();
-        let castling = CASTLING_ROOKS.map(|sq| setup.castling_rooks.contains(sq));
-        SetupState {
-            setup,
-            cursor: Square::E1,
-            castling,
-            error: None,
-        }
-    }
-
-    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        self.setup.board[sq.index()]
-    }
-
-    pub fn put(&mut self, piece: Option<Piece>) {
-        self.setup.board[self.cursor.index()] = piece;
-        self.error = None;
-    }
-
-    pub fn clear(&mut self) {
-        self.setup.board = [None; 64];
-        self.castling = [false; 4];
-        self.error = None;
-    }
-
-    pub fn toggle_turn(&mut self) {
-        self.setup.turn = !self.setup.turn;
-        self.error = None;
-    }
-
-    pub fn toggle_castling(&mut self, i: usize) {
-        self.castling[i] = !self.castling[i];
-        self.error = None;
-    }
-
-    /// The edited position, or every reason it is not legal.
-    pub fn build(&self) -> Result<Position, String> {
-        let mut setup = self.setup.clone();
-        setup.castling_rooks = CASTLING_ROOKS
-            .iter()
-            .zip(self.castling)
-            .filter(|&(_, on)| on)
-            .fold(Bitboard::EMPTY, |bb, (&sq, _)| bb.with(sq));
-        setup.ep_square = None;
-        // A position set up by hand starts a game of its own: move 1, no moves towards fifty.
-        setup.halfmoves = 0;
-        setup.fullmoves = 1;
-        Position::from_setup(setup, CastlingMode::Standard).map_err(|e| e.to_string())
-    }
-
-    pub fn turn(&self) -> Color {
-        self.setup.turn
-    }
-}
 
 pub fn enter(app: &mut App) {
     app.mode = Mode::Setup(SetupState::from_position(app.position()));
@@ -111,13 +42,10 @@ pub fn key(app: &mut App, key: EditKey) {
         EditKey::Char('s') => *s = SetupState::from_position(&Position::startpos()),
         EditKey::Char('f') => open_prompt(app, PromptKind::Fen),
         EditKey::Enter => match s.build() {
-            Ok(pos) => confirm::ask_or_do(
-                app,
-                Pending::Position(
-                    Box::new(pos),
-                    "position set up; space starts the engine, n plays it",
-                ),
-            ),
+            Ok(pos) => app.ask_or_do(Pending::Position(
+                Box::new(pos),
+                "position set up; space starts the engine, n plays it",
+            )),
             Err(e) => s.error = Some(e),
         },
         EditKey::Esc => enter_analyse(app),
@@ -128,6 +56,7 @@ pub fn key(app: &mut App, key: EditKey) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::chess::Color;
     use crate::chess::Role;
 
     #[test]

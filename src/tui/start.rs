@@ -3,12 +3,12 @@
 
 use crate::chess::{Color, Position};
 
+use super::action::EditKey;
 use super::app::{AnalyseState, App, DialogField, Effect, Mode, NewGameDialog, Overlay, PlayState};
 use super::autosave::Saved;
 use super::clock::{Clocks, DEFAULT_PRESET, PRESETS, TimeControl};
 use super::config::BookChoice;
 use super::game::Record;
-use super::input::EditKey;
 use super::play;
 use crate::engines::service::{EngineCommand, EngineSettings, MAX_LEVEL};
 
@@ -140,8 +140,7 @@ pub fn resume(app: &mut App, saved: &Saved) {
     {
         p.clocks.start(app.game.last().turn(), app.now);
     }
-    app.effects
-        .push(Effect::Autosave(Saved::capture(app).to_text()));
+    app.effects.push(Effect::Autosave(app.snapshot().to_text()));
     match &saved.saved_to {
         Some(file) => app.info(format!(
             "resumed the game from last time (saved unfinished in {file})"

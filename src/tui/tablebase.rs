@@ -9,7 +9,6 @@ use std::sync::mpsc::Receiver;
 use crate::chess::Position;
 use crate::tablebase::{Tablebases, TbView};
 
-use super::app::{App, Effect, Mode};
 use super::config::Config;
 
 /// Answers kept (the panel needs the shown position, grading the one before a move).
@@ -123,6 +122,22 @@ impl TbPanel {
         self.store(pos.clone(), answer.clone());
         Some(answer)
     }
+
+    /// Of the positions the interface needs, those to ask the tables for (each once): the others
+    /// are answered, pending, or not in the tables.
+    pub fn to_request(&mut self, wanted: Vec<Position>) -> Vec<Position> {
+        if self.tables.is_none() {
+            return Vec::new();
+        }
+        let mut asked = Vec::new();
+        for pos in wanted {
+            if self.applies(&pos) && self.answer(&pos).is_none() && !self.is_pending(&pos) {
+                self.pending.push(pos.clone());
+                asked.push(pos);
+            }
+        }
+        asked
+    }
 }
 
 /// ./tablebases, then the data directory's kibitzer/tablebases.
@@ -141,24 +156,6 @@ fn default_dirs() -> Vec<PathBuf> {
         dirs.push(d.join("kibitzer").join("tablebases"));
     }
     dirs
-}
-
-/// Asks for the views the interface needs: the shown position, and in the endgame trainer the
-/// position the defender must answer.
-pub fn request(app: &mut App) {
-    if app.tb.tables.is_none() {
-        return;
-    }
-    let mut wanted = vec![app.position().clone()];
-    if let Mode::Endgame(_) = app.mode {
-        wanted.push(app.game.last().clone());
-    }
-    for pos in wanted {
-        if app.tb.applies(&pos) && app.tb.answer(&pos).is_none() && !app.tb.is_pending(&pos) {
-            app.tb.pending.push(pos.clone());
-            app.effects.push(Effect::Tablebase(Box::new(pos)));
-        }
-    }
 }
 
 /// The probing thread: answers the newest request, dropping older queued ones (the interface

@@ -7,12 +7,13 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use crate::chess::{Color, Move, Position, Square};
 use crate::game::NodeId;
 
+use super::action::Action;
 use super::app::{App, Effect, Mode, Overlay, Purpose};
 use super::config::Config;
 use super::input::action_for;
 use super::keymap::Command;
 use super::start::start_play;
-use super::update::{Action, update};
+use super::update::update;
 use crate::engines::service::{EngineCommand, EngineEvent, GoLimits, PvInfo};
 use crate::game::Score;
 use crate::game::{Ending, GameResult};

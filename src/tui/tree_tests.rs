@@ -8,11 +8,12 @@ use crate::chess::Position;
 use crate::game::index::load_entry_with_bytes;
 use crate::game::{GameIndex, Nag, NodeId, PgnReader, parse_all};
 
+use super::action::Action;
 use super::app::{App, Effect, Mode, Overlay, PromptKind};
-use super::browse::LibraryEvent;
+use super::library::LibraryEvent;
 use super::start::enter_analyse_from;
 use super::tests::{app, ctrl, keys, main_node, sans};
-use super::update::{Action, update};
+use super::update::update;
 
 fn analysing(moves: &str) -> App {
     let mut app = app();
@@ -223,7 +224,7 @@ fn save_and_append_round_trip() {
     keys(&mut app, &format!(":write {}<Enter>", path.display()));
     assert!(matches!(
         app.overlay,
-        Some(Overlay::Confirm(super::confirm::Pending::Overwrite {
+        Some(Overlay::Confirm(super::dialog::Pending::Overwrite {
             games: 1,
             ..
         }))
@@ -641,7 +642,7 @@ fn a_result_tag_against_the_moves_is_shown_and_asked_about() {
     assert!(matches!(
         app.overlay,
         Some(Overlay::Confirm(
-            super::confirm::Pending::ResultConflict { .. }
+            super::dialog::Pending::ResultConflict { .. }
         ))
     ));
     keys(&mut app, "m");
@@ -683,7 +684,7 @@ fn a_file_changed_since_the_game_was_read_is_not_overwritten() {
     assert!(app.has_unsaved_work());
     assert!(matches!(
         app.overlay,
-        Some(Overlay::Confirm(super::confirm::Pending::Changed(_)))
+        Some(Overlay::Confirm(super::dialog::Pending::Changed(_)))
     ));
     keys(&mut app, "a");
     run_saves(&mut app);

@@ -3,9 +3,9 @@
 
 use crate::chess::{Move, Position};
 
+use super::action::EditKey;
 use super::app::App;
-use super::input::EditKey;
-use super::update::make_move;
+use super::moves::make_move;
 
 pub fn type_move(app: &mut App, key: EditKey) {
     let refused = std::mem::take(&mut app.input_refused);

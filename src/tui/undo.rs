@@ -3,31 +3,7 @@
 //! exactly, with its comments and marks.
 
 use super::app::{App, Mode};
-use super::game::Record;
-
-/// Edits remembered; the oldest are forgotten past this.
-const LIMIT: usize = 200;
-
-struct Snapshot {
-    game: Record,
-    saved: bool,
-    /// The edit that followed this state, for the message ("undid: variation deleted").
-    edit: &'static str,
-}
-
-#[derive(Default)]
-pub struct UndoHistory {
-    undo: Vec<Snapshot>,
-    redo: Vec<Snapshot>,
-}
-
-impl UndoHistory {
-    /// Forgets everything: another game is shown.
-    pub fn clear(&mut self) {
-        self.undo.clear();
-        self.redo.clear();
-    }
-}
+use super::game::{Record, Snapshot, UNDO_LIMIT as LIMIT};
 
 /// Carries out `change` (which says whether it changed anything) as one undoable edit: a
 /// change that did nothing is not remembered and leaves what can be redone.

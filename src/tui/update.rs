@@ -1,68 +1,45 @@
-//! `update(&mut App, Action)`: the only place the interface state changes. Side effects
+//! `update(&mut App, Action)`: the only place the interface state changes. It hands the action
+//! to the part of the interface it concerns, then the actions that followed from it
+//! (`app.queued`: a confirmed question, a submitted prompt), then settles. Side effects
 //! (engine commands, file writes) are queued in `app.effects` for the event loop.
 
-use crate::chess::{Move, Position, Square};
-use crate::game::{GameMove, NodeId};
+use crate::chess::{Move, Square};
+use crate::game::NodeId;
 
+use super::action::{Action, EditKey};
 use super::app::{App, Effect, Mode, Overlay, Prompt, PromptKind, promotion_role};
-use super::autosave::Saved;
-use super::browse::{self, LibraryEvent};
-use super::confirm::{self, Pending};
+use super::browse;
+use super::confirm;
+use super::dialog::Pending;
 use super::game::king_target;
-use super::input::EditKey;
 use super::keymap::Command;
 use super::layout;
-use super::{edit, endgame, engine_sync, learn, play, setup, start, tablebase, typed, undo};
-use crate::engines::service::{EngineEvent, SearchId};
-
-#[derive(Clone, Debug)]
-pub enum Action {
-    Command(Command),
-    /// Move the board cursor by files and ranks (from White's view).
-    Cursor(i8, i8),
-    /// Enter on the board: select the piece under the cursor, or move the selected one there.
-    PickSquare,
-    Cancel,
-    TypeMove(EditKey),
-    Prompt(EditKey),
-    Overlay(EditKey),
-    Setup(EditKey),
-    /// A key in browse mode (filter, list movement).
-    Browse(EditKey),
-    /// Background work on a PGN file finished a step.
-    Library(LibraryEvent),
-    MouseDown(u16, u16),
-    MouseUp(u16, u16),
-    Resize(u16, u16),
-    Engine(SearchId, EngineEvent),
-    /// Time passed (clocks).
-    Tick,
-    /// A background write finished: a message to show, or an error.
-    JobDone(Result<String, String>),
-    /// The tables answered for a position.
-    Tablebase(Box<Position>, tablebase::Answer),
-}
-
-impl Action {
-    /// Actions from the keyboard or mouse (which clear the last message).
-    fn is_user(&self) -> bool {
-        !matches!(
-            self,
-            Action::Engine(..)
-                | Action::Tick
-                | Action::JobDone(_)
-                | Action::Resize(..)
-                | Action::Library(LibraryEvent::Checked { .. })
-                | Action::Tablebase(..)
-        )
-    }
-}
+use super::moves::{make_move, not_your_move};
+use super::prompt::open_prompt;
+use super::{commands, edit, endgame, engine_sync, learn, play, saving, setup, start, typed, undo};
 
 pub fn update(app: &mut App, action: Action) {
     let user = action.is_user();
     if user {
         app.message = None;
     }
+    dispatch(app, action);
+    // What followed from it, in order (each may queue more).
+    while !app.queued.is_empty() {
+        let next = app.queued.remove(0);
+        dispatch(app, next);
+    }
+    settle(app);
+    // Only what the user does changes the work: engine reports and clock ticks, many a second,
+    // would otherwise write the whole game out each time (the whole-game analysis autosaves
+    // when it ends).
+    if user {
+        saving::autosave_analysis(app);
+    }
+}
+
+/// Hands one action to the part of the interface it concerns.
+fn dispatch(app: &mut App, action: Action) {
     match action {
         Action::Command(c) => command(app, c),
         Action::Cursor(df, dr) => {
@@ -85,7 +62,7 @@ pub fn update(app: &mut App, action: Action) {
         Action::Browse(key) => browse::key(app, key),
         Action::Library(event) => browse::event(app, event),
         Action::MouseDown(x, y) if graph_node_at(app, x, y).is_some() => {
-            navigate(app, graph_node_at(app, x, y));
+            app.navigate(graph_node_at(app, x, y));
         }
         Action::MouseDown(x, y) => {
             if let Some(sq) = square_at(app, x, y) {
@@ -115,13 +92,8 @@ pub fn update(app: &mut App, action: Action) {
         Action::JobDone(Ok(msg)) => app.info(msg),
         Action::JobDone(Err(msg)) => app.error(msg),
         Action::Tablebase(pos, answer) => app.tb.store(*pos, answer),
-    }
-    settle(app);
-    // Only what the user does changes the work: engine reports and clock ticks, many a second,
-    // would otherwise write the whole game out each time (the whole-game analysis autosaves
-    // when it ends).
-    if user {
-        autosave_analysis(app);
+        Action::Confirmed(pending) => confirm::carry_out(app, pending),
+        Action::Submit(kind, text) => commands::submit(app, kind, &text),
     }
 }
 
@@ -130,24 +102,19 @@ pub fn settle(app: &mut App) {
     play::book_reply(app);
     play::check_end(app);
     endgame::settle(app);
-    tablebase::request(app);
+    request_tablebases(app);
     engine_sync::sync_engine(app);
 }
 
-/// An analysis with unsaved work is in the autosave file as it changes; once saved, it goes.
-pub fn autosave_analysis(app: &mut App) {
-    if !matches!(app.mode, Mode::Analyse(_)) {
-        return;
+/// Asks the tables for the views the interface needs: the shown position, and in the endgame
+/// trainer the position the defender must answer.
+fn request_tablebases(app: &mut App) {
+    let mut wanted = vec![app.position().clone()];
+    if let Mode::Endgame(_) = app.mode {
+        wanted.push(app.game.last().clone());
     }
-    if app.has_unsaved_work() {
-        let text = Saved::capture(app).to_text();
-        if text != app.autosaved {
-            app.effects.push(Effect::Autosave(text.clone()));
-            app.autosaved = text;
-        }
-    } else if !app.autosaved.is_empty() {
-        app.autosaved.clear();
-        app.effects.push(Effect::ClearAutosave);
+    for pos in app.tb.to_request(wanted) {
+        app.effects.push(Effect::Tablebase(Box::new(pos)));
     }
 }
 
@@ -185,10 +152,10 @@ fn command(app: &mut App, c: Command) {
         Command::Redo => undo::redo(app),
         Command::Hint if matches!(app.mode, Mode::Endgame(_)) => endgame::hint(app),
         Command::Hint => play::hint(app),
-        Command::NextMove => navigate(app, app.game.tree().next(app.game.current_node())),
-        Command::PrevMove => navigate(app, app.game.tree().previous(app.game.current_node())),
-        Command::FirstMove => navigate(app, Some(NodeId::ROOT)),
-        Command::LastMove => navigate(app, Some(app.game.tree().end(app.game.current_node()))),
+        Command::NextMove => app.navigate(app.game.tree().next(app.game.current_node())),
+        Command::PrevMove => app.navigate(app.game.tree().previous(app.game.current_node())),
+        Command::FirstMove => app.navigate(Some(NodeId::ROOT)),
+        Command::LastMove => app.navigate(Some(app.game.tree().end(app.game.current_node()))),
         Command::ToggleAnalysis => match &mut app.mode {
             Mode::Analyse(a) => {
                 a.infinite = !a.infinite;
@@ -197,9 +164,9 @@ fn command(app: &mut App, c: Command) {
             _ => app.info("analysis runs in analyse mode (f2)"),
         },
         Command::NewGame if matches!(app.mode, Mode::Endgame(_)) => endgame::again(app),
-        Command::NewGame => confirm::ask_or_do(app, Pending::NewGame),
+        Command::NewGame => app.ask_or_do(Pending::NewGame),
         Command::CommandLine => open_prompt(app, PromptKind::Command),
-        Command::Resign => confirm::ask_or_do(app, Pending::Resign),
+        Command::Resign => app.ask_or_do(Pending::Resign),
         Command::OfferDraw => play::offer_draw(app),
         Command::AnalyseGame => start_game_pass(app),
         Command::PvNext | Command::PvPrev => step_pv(app, c == Command::PvNext),
@@ -217,9 +184,9 @@ fn command(app: &mut App, c: Command) {
         }
         Command::Open => open_prompt(app, PromptKind::OpenPgn),
         Command::Setup => setup::enter(app),
-        Command::ModePlay => confirm::ask_or_do(app, Pending::NewGame),
-        Command::ModeAnalyse => confirm::ask_or_do(app, Pending::Analyse),
-        Command::ModeBrowse => confirm::ask_or_do(app, Pending::Browse),
+        Command::ModePlay => app.ask_or_do(Pending::NewGame),
+        Command::ModeAnalyse => app.ask_or_do(Pending::Analyse),
+        Command::ModeBrowse => app.ask_or_do(Pending::Browse),
         Command::ModeEndgame => {
             app.prompt = Some(Prompt::preselected(
                 PromptKind::Endgame,
@@ -241,65 +208,12 @@ fn command(app: &mut App, c: Command) {
     }
 }
 
-pub fn open_prompt(app: &mut App, kind: PromptKind) {
-    app.prompt = Some(match kind {
-        PromptKind::SaveAs => Prompt::preselected(
-            kind,
-            app.games_file
-                .as_ref()
-                .map(|p| p.display().to_string())
-                .unwrap_or_default(),
-        ),
-        // The open file, else the current folder: typing replaces it, tab completes in it.
-        PromptKind::OpenPgn => {
-            let folder = std::env::current_dir()
-                .map(|d| format!("{}{}", d.display(), std::path::MAIN_SEPARATOR))
-                .unwrap_or_default();
-            let text = app
-                .library
-                .as_ref()
-                .map_or(folder, |l| l.path.display().to_string());
-            Prompt::preselected(kind, text)
-        }
-        // A game read from a file is written back into it (only itself replaced there).
-        PromptKind::WriteAs => {
-            let origin = app.game.origin().map(|o| o.path.display().to_string());
-            Prompt::preselected(kind, origin.unwrap_or_default())
-        }
-        _ => Prompt::new(kind, ""),
-    });
-}
-
-/// How many games the file at `path` holds (0 when it is missing or unreadable).
-fn games_in(path: &std::path::Path) -> u64 {
-    let Ok(file) = std::fs::File::open(path) else {
-        return 0;
-    };
-    if !file.metadata().is_ok_and(|m| m.is_file()) {
-        return 0;
-    }
-    let mut games = 0;
-    let _ = crate::game::index::scan(file, |_| games += 1);
-    games
-}
-
 fn request_quit(app: &mut App) {
     if app.has_unsaved_work() && !matches!(app.overlay, Some(Overlay::ConfirmQuit)) {
         app.overlay = Some(Overlay::ConfirmQuit);
     } else {
         app.quit = true;
     }
-}
-
-/// Shows `node` (nothing happens at either end of a line).
-pub fn navigate(app: &mut App, node: Option<NodeId>) {
-    let Some(node) = node else {
-        return;
-    };
-    app.game.goto(node);
-    app.selected = None;
-    app.hint = None;
-    app.pv_cursor = 0;
 }
 
 /// Moves the cursor in the engine's first line, when one is shown.
@@ -346,61 +260,6 @@ fn pick_square(app: &mut App, sq: Square) {
         app.info(not_your_move(app));
     } else {
         app.selected = Some(sq);
-    }
-}
-
-fn not_your_move(app: &App) -> &'static str {
-    if app.game.end().is_some() && app.game.at_main_end() {
-        "the game is over (n: new game)"
-    } else if !app.game.at_main_end() {
-        "go to the last move to play (end)"
-    } else {
-        "wait for the engine's move"
-    }
-}
-
-/// Plays a legal move from the user.
-pub fn make_move(app: &mut App, m: Move) {
-    app.selected = None;
-    app.hint = None;
-    app.pv_cursor = 0;
-    app.input.clear();
-    if let Mode::Learn(_) = app.mode {
-        return learn::attempt(app, m);
-    }
-    if !app.can_move() {
-        let why = not_your_move(app);
-        app.info(why);
-        return;
-    }
-    let tree = app.game.tree();
-    let existed = tree
-        .node(app.game.current_node())
-        .children()
-        .iter()
-        .any(|&c| tree.node(c).game_move() == Some(GameMove::Move(m)));
-    let mover = app.position().turn();
-    if !existed && matches!(app.mode, Mode::Analyse(_)) {
-        undo::checkpoint(app, "move");
-    }
-    let node = app.game.play(m);
-    endgame::grade_move(app, node, m);
-    if existed {
-        // An existing move was followed: nothing changed.
-        return;
-    }
-    app.saved = false;
-    if !app.game.tree().is_mainline(node) && app.game.variation_start(node) == Some(node) {
-        app.info("new variation");
-    }
-    if let Mode::Play(p) = &mut app.mode {
-        p.clocks.press(mover, app.now);
-        if p.clocks.is_timed() {
-            let left = p.clocks.remaining(mover, app.now);
-            app.game.set_clock(node, left);
-        }
-        app.effects
-            .push(Effect::Autosave(Saved::capture(app).to_text()));
     }
 }
 
@@ -459,88 +318,5 @@ fn start_game_pass(app: &mut App) {
     if let Mode::Analyse(a) = &mut app.mode {
         a.infinite = false;
         a.game_pass = Some(NodeId::ROOT);
-    }
-}
-
-/// Saves the game as PGN: appended to `path`, or to the games file.
-pub fn save_game(app: &mut App, path: Option<std::path::PathBuf>) {
-    let Some(path) = path.or_else(|| app.games_file.clone()) else {
-        return app.error("no data directory to save games in");
-    };
-    write_game(app, path, true);
-}
-
-/// Queues the game for writing: appended to `path`, or replacing the file. A game read from
-/// `path` replaces only itself there; another file that holds games is not replaced without a
-/// question.
-pub fn write_game(app: &mut App, path: std::path::PathBuf, append: bool) {
-    // A Result tag that contradicts the moves' result is not written without a word.
-    let game = app.game.to_game();
-    let tag = game.headers.get("Result").unwrap_or("*").to_owned();
-    if tag != game.result.as_str() {
-        let moves = game.result.as_str().to_owned();
-        app.overlay = Some(Overlay::Confirm(Pending::ResultConflict {
-            path,
-            append,
-            tag,
-            moves,
-        }));
-        return;
-    }
-    write_checked(app, path, append);
-}
-
-/// `write_game` once the result is settled.
-pub fn write_checked(app: &mut App, path: std::path::PathBuf, append: bool) {
-    // Saved to its own file, a game replaces itself there (appending would make a copy).
-    let origin = app
-        .game
-        .origin()
-        .filter(|o| o.path == path || crate::game::same_file(&o.path, &path))
-        .cloned();
-    if origin.is_none() && !append {
-        let games = games_in(&path);
-        if games > 0 {
-            app.overlay = Some(Overlay::Confirm(Pending::Overwrite { path, games }));
-            return;
-        }
-    }
-    queue_write(app, path, append, origin);
-}
-
-/// Queues the write that `write_game` decided on.
-pub fn queue_write(
-    app: &mut App,
-    path: std::path::PathBuf,
-    append: bool,
-    origin: Option<crate::game::GameOrigin>,
-) {
-    queue_write_then(app, path, append, origin, true);
-}
-
-/// Queues a write; `resumable` false when the game is being left for good (saved, then
-/// replaced by a new one), so its autosave goes once it is in the file.
-pub fn queue_write_then(
-    app: &mut App,
-    path: std::path::PathBuf,
-    append: bool,
-    origin: Option<crate::game::GameOrigin>,
-    resumable: bool,
-) {
-    // A game against the engine that is over has nothing to resume; one saved before its end
-    // stays resumable, and its autosave will say where it went.
-    let playing = matches!(app.mode, Mode::Play(_));
-    let finished = app.game.end().is_some() || !resumable;
-    app.effects.push(Effect::SaveGame {
-        path,
-        game: Box::new(app.game.to_game()),
-        append,
-        clears_autosave: !playing || finished,
-        origin: origin.map(Box::new),
-        resume: (playing && !finished).then(|| Box::new(Saved::capture(app))),
-    });
-    app.saved = true;
-    if let Mode::Play(p) = &mut app.mode {
-        p.recorded = true;
     }
 }

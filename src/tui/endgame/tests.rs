@@ -7,10 +7,12 @@ use ratatui::backend::TestBackend;
 use super::*;
 use crate::engines::service::EngineCommand;
 use crate::tablebase::tests::shared_tables;
+use crate::tui::action::Action;
 use crate::tui::app::{Effect, Reference};
+use crate::tui::moves::make_move;
 use crate::tui::tablebase::TbPanel;
 use crate::tui::tests::{app, keys};
-use crate::tui::update::{Action, make_move, update};
+use crate::tui::update::update;
 
 fn trainer_app() -> Option<App> {
     let tables = shared_tables()?;

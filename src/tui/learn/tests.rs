@@ -3,11 +3,12 @@
 use crate::chess::{Color, Position};
 use crate::engines::service::{EngineEvent, PvInfo};
 use crate::game::Score;
+use crate::tui::action::Action;
 use crate::tui::app::{App, Mode};
 use crate::tui::tests::{app, ctrl, keys, take_go};
-use crate::tui::update::{Action, update};
+use crate::tui::update::update;
 
-use super::{Attempt, PuzzleGrade, Solved};
+use crate::tui::mode::{Attempt, PuzzleGrade, Solved};
 
 /// Answers the search that was asked for with `score` (White's view) and `pv` (UCI); returns
 /// the moves it was asked to search after.

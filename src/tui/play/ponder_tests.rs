@@ -4,11 +4,12 @@ use std::time::Duration;
 
 use crate::chess::Color;
 use crate::engines::service::{EngineCommand, EngineEvent, GoLimits};
+use crate::tui::action::Action;
 use crate::tui::app::{App, Effect, Mode, Purpose};
 use crate::tui::config;
 use crate::tui::keymap::Command;
 use crate::tui::tests::{keys, playing, sans, uci_line};
-use crate::tui::update::{Action, update};
+use crate::tui::update::update;
 
 /// The engine commands queued since the last call.
 fn commands(app: &mut App) -> Vec<EngineCommand> {

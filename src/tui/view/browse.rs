@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 use crate::game::IndexEntry;
 use crate::game::openings::Opening;
 use crate::tui::app::App;
-use crate::tui::browse::Library;
+use crate::tui::library::Library;
 
 /// Cuts `s` to `width` cells (ending in `…` when cut) and pads it.
 fn cell(s: &str, width: usize) -> String {

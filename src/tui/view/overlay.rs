@@ -79,7 +79,8 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
             60,
         ),
         Overlay::Confirm(action) => {
-            let (question, answers) = action.question(app);
+            let (question, answers) =
+                action.question(app.human().is_some(), app.game.origin().is_some());
             (
                 "Confirm",
                 vec![

@@ -11,11 +11,12 @@ use ratatui::backend::TestBackend;
 
 use crate::chess::{Color, Position};
 use crate::game::GameIndex;
+use crate::tui::action::Action;
 use crate::tui::app::{App, Mode};
-use crate::tui::browse::LibraryEvent;
 use crate::tui::clock::TimeControl;
+use crate::tui::library::LibraryEvent;
 use crate::tui::tests::{app, keys};
-use crate::tui::update::{Action, update};
+use crate::tui::update::update;
 
 const SIZES: [(u16, u16); 3] = [(80, 24), (120, 40), (200, 60)];
 
