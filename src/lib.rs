@@ -15,3 +15,4 @@ pub mod tablebase;
 mod test_data;
 pub mod tui;
 pub mod uci;
+pub mod xboard;

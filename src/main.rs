@@ -39,6 +39,8 @@ enum Command {
     Bench(cli::bench::BenchArgs),
     /// Speak the UCI protocol on stdin/stdout (for chess GUIs and match runners).
     Uci,
+    /// Speak the xboard/WinBoard protocol (CECP version 2) on stdin/stdout.
+    Xboard,
     /// Check, convert, index and show PGN files.
     Pgn(cli::pgn::PgnArgs),
     /// Annotate PGN games with engine evaluations, judgements and better lines.
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Some(Command::Tb(args)) => cli::tb::run(args),
         Some(Command::Bench(args)) => cli::bench::run(args),
         Some(Command::Uci) => cli::uci::run(),
+        Some(Command::Xboard) => cli::xboard::run(),
         Some(Command::Pgn(args)) => cli::pgn::run(args),
         Some(Command::Annotate(args)) => cli::annotate::run(args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),

@@ -15,6 +15,7 @@ pub mod train;
 pub mod tui;
 pub mod tune;
 pub mod uci;
+pub mod xboard;
 
 use std::path::Path;
 
