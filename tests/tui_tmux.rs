@@ -710,3 +710,50 @@ fn a_whole_game_analysis_is_not_thrown_away() {
     s.wait_for("the exit", |t| t.contains("EXITED 0"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 49: Fairy-Max, an xboard engine, as the opponent from an `[[engines]]` entry with
+/// `protocol = "xboard"`: it answers each move until the game is a few moves old, with no error.
+#[test]
+fn the_interface_plays_fairymax_over_the_xboard_protocol() {
+    let fairymax = std::path::Path::new("/usr/games/fairymax");
+    if tmux_missing() || !fairymax.exists() {
+        eprintln!("skipping: no tmux or no fairymax");
+        return;
+    }
+    let (dir, cmd) = fresh_home("fairymax", "play --white --tc untimed");
+    let config = dir.join("cfg/kibitzer");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(
+        config.join("config.toml"),
+        format!(
+            "[engine]\nopponent = \"fairymax\"\n\n[book]\ndepth = 0\n\n[[engines]]\n\
+             name = \"fairymax\"\npath = \"{}\"\nprotocol = \"xboard\"\n",
+            fairymax.display()
+        ),
+    )
+    .unwrap();
+    let s = Session::start("fairymax", 120, 36, &cmd);
+    s.wait_for("the board", |t| {
+        t.contains("PLAY") && t.contains("no moves yet")
+    });
+    let mut adviser = Adviser::start();
+    let mut moves: Vec<String> = Vec::new();
+    for n in 1..=4 {
+        let ours = adviser.best(&moves);
+        s.keys(&[&ours, "Enter"]);
+        let replied = || {
+            autosave_file(&dir)
+                .and_then(|f| autosaved_moves(&f))
+                .filter(|m| m.len() >= 2 * n)
+        };
+        let screen = s.wait_for("Fairy-Max's reply", |t| {
+            t.contains("takes over") || t.contains("error") || replied().is_some()
+        });
+        assert!(!screen.contains("takes over"), "{screen}");
+        assert!(!screen.contains("error"), "{screen}");
+        moves = replied().expect("the reply in the autosave");
+    }
+    s.keys(&["q", "n"]);
+    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -17,14 +17,24 @@ use thiserror::Error;
 use crate::chess::{Move, Position};
 use crate::engine::{Bound, Limit, Score, SearchEvent, SearchInfo, SearchLimits};
 
-/// An external engine as configured: a name to show, the program, its arguments, and UCI
-/// options set after the handshake.
+/// An external engine as configured: a name to show, the program, its arguments, the protocol
+/// it speaks, and options set after the handshake.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct EngineSpec {
     pub name: String,
     pub path: PathBuf,
     pub args: Vec<String>,
     pub options: Vec<(String, String)>,
+    pub protocol: Protocol,
+}
+
+/// How an external engine is spoken to.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Protocol {
+    #[default]
+    Uci,
+    /// The xboard/WinBoard protocol (CECP).
+    Xboard,
 }
 
 #[derive(Debug, Error)]
@@ -44,6 +54,8 @@ pub enum ClientError {
     },
     #[error("engine '{name}' has exited")]
     Exited { name: String },
+    #[error("engine '{name}' cannot search {what}")]
+    Unsupported { name: String, what: &'static str },
 }
 
 /// How long the engine may take to answer `uci` and `isready`.

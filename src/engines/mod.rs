@@ -2,6 +2,7 @@
 //! engines (the built-in engine is `crate::engine`), and the one crossing from the engine's
 //! side-to-move scores to the White's-view scores of games and screens.
 
+pub mod cecp;
 pub mod external;
 pub mod policy;
 pub mod score;

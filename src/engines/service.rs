@@ -12,7 +12,8 @@ use std::time::Duration;
 
 use crate::chess::{ByColor, Color, Move, Position};
 use crate::engine::{self, Clock, Engine, Limit, SearchEvent, SearchLimits, TablebaseConfig};
-use crate::engines::external::{ClientError, EngineSpec, HANDSHAKE_TIMEOUT, UciClient};
+use crate::engines::cecp::CecpClient;
+use crate::engines::external::{ClientError, EngineSpec, HANDSHAKE_TIMEOUT, Protocol, UciClient};
 use crate::engines::score::white_score;
 use crate::game::Score;
 
@@ -330,7 +331,7 @@ impl Backend for BuiltIn {
 
 /// A running external engine and the thread forwarding its events.
 struct External {
-    client: UciClient,
+    client: Client,
     pending: InFlight,
     /// Set by the forwarding thread when the engine's output ends (a crash).
     dead: Arc<AtomicBool>,
@@ -338,7 +339,16 @@ struct External {
 
 impl External {
     fn start(spec: &EngineSpec, deliver: Deliver) -> Result<External, ClientError> {
-        let (client, events) = UciClient::start(spec, HANDSHAKE_TIMEOUT)?;
+        let (client, events) = match spec.protocol {
+            Protocol::Uci => {
+                let (c, events) = UciClient::start(spec, HANDSHAKE_TIMEOUT)?;
+                (Client::Uci(c), events)
+            }
+            Protocol::Xboard => {
+                let (c, events) = CecpClient::start(spec, HANDSHAKE_TIMEOUT)?;
+                (Client::Xboard(Box::new(c)), events)
+            }
+        };
         let pending: InFlight = Arc::default();
         let dead = Arc::new(AtomicBool::new(false));
         let (forward_pending, forward_dead) = (Arc::clone(&pending), Arc::clone(&dead));
@@ -396,6 +406,61 @@ impl Backend for External {
     fn set_multipv(&mut self, n: u32) {
         if self.client.has_option("MultiPV") {
             let _ = self.client.set_option("MultiPV", &n.to_string());
+        }
+    }
+}
+
+/// An external engine's client, by the protocol it speaks.
+enum Client {
+    Uci(UciClient),
+    Xboard(Box<CecpClient>),
+}
+
+impl Client {
+    fn spec(&self) -> &EngineSpec {
+        match self {
+            Client::Uci(c) => c.spec(),
+            Client::Xboard(c) => c.spec(),
+        }
+    }
+
+    fn go(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        limits: &SearchLimits,
+    ) -> Result<(), ClientError> {
+        match self {
+            Client::Uci(c) => c.go(start, moves, limits),
+            Client::Xboard(c) => c.go(start, moves, limits),
+        }
+    }
+
+    fn stop(&mut self) -> Result<(), ClientError> {
+        match self {
+            Client::Uci(c) => c.stop(),
+            Client::Xboard(c) => c.stop(),
+        }
+    }
+
+    fn ponderhit(&mut self) -> Result<(), ClientError> {
+        match self {
+            Client::Uci(c) => c.ponderhit(),
+            Client::Xboard(c) => c.ponderhit(),
+        }
+    }
+
+    fn has_option(&self, name: &str) -> bool {
+        match self {
+            Client::Uci(c) => c.has_option(name),
+            Client::Xboard(c) => c.has_option(name),
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), ClientError> {
+        match self {
+            Client::Uci(c) => c.set_option(name, value),
+            Client::Xboard(c) => c.set_option(name, value),
         }
     }
 }
@@ -572,6 +637,7 @@ mod tests {
             path: path.to_owned(),
             args: Vec::new(),
             options: Vec::new(),
+            protocol: Default::default(),
         }
     }
 
@@ -661,6 +727,55 @@ mod tests {
             .unwrap();
         assert!(
             matches!(events.last(), Some(EngineEvent::BestMove { best: Some(m), .. }) if after_e4.is_legal(*m))
+        );
+    }
+
+    #[test]
+    fn fairymax_through_the_service_over_the_xboard_protocol() {
+        let path = std::path::Path::new("/usr/games/fairymax");
+        if !path.exists() {
+            eprintln!("skipping: no fairymax");
+            return;
+        }
+        let (tx, rx) = mpsc::channel();
+        let service = EngineService::spawn(move |id, ev| {
+            let _ = tx.send((id, ev));
+        });
+        let fairymax = EngineSpec {
+            protocol: Protocol::Xboard,
+            ..spec("fairymax", path)
+        };
+        service.send(EngineCommand::Use(Some(fairymax)));
+        // A move in the time given, legal after 1. e4.
+        service.send(go(1));
+        let after_e4 = Position::startpos()
+            .play(Position::startpos().parse_uci("e2e4").unwrap())
+            .unwrap();
+        let events = until_best(&rx, 1);
+        assert!(
+            matches!(events.last(), Some(EngineEvent::BestMove { best: Some(m), .. }) if after_e4.is_legal(*m)),
+            "{events:?}"
+        );
+        // Endless analysis: lines until it is stopped, then the move its line began with.
+        let start = Position::startpos();
+        service.send(EngineCommand::Go {
+            id: 2,
+            start: Box::new(start.clone()),
+            moves: Vec::new(),
+            limits: GoLimits::Infinite,
+            ponder: false,
+        });
+        loop {
+            let (id, ev) = rx.recv_timeout(Duration::from_secs(20)).expect("a line");
+            if id == 2 && matches!(&ev, EngineEvent::Info(i) if !i.pv.is_empty()) {
+                break;
+            }
+        }
+        service.send(EngineCommand::Stop);
+        let events = until_best(&rx, 2);
+        assert!(
+            matches!(events.last(), Some(EngineEvent::BestMove { best: Some(m), .. }) if start.is_legal(*m)),
+            "{events:?}"
         );
     }
 }

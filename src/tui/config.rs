@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::clock::TimeControl;
 use super::keymap::{COMMANDS, Key, KeyMap};
 use crate::book::Variety;
-use crate::engines::external::EngineSpec;
+use crate::engines::external::{EngineSpec, Protocol};
 use crate::engines::policy::BookRule;
 
 /// Which colour the player takes in a new game.
@@ -463,11 +463,21 @@ fn engine_spec(entry: &toml::Value) -> Result<EngineSpec, String> {
             options.push((key.clone(), value));
         }
     }
+    let protocol = match text("protocol").as_deref() {
+        None | Some("uci") => Protocol::Uci,
+        Some("xboard" | "cecp" | "winboard") => Protocol::Xboard,
+        Some(other) => {
+            return Err(format!(
+                "{name}: protocol \"{other}\" is not \"uci\" or \"xboard\""
+            ));
+        }
+    };
     Ok(EngineSpec {
         name,
         path: PathBuf::from(path),
         args,
         options,
+        protocol,
     })
 }
 
@@ -483,11 +493,16 @@ mod tests {
                     [tablebase]\npath = \"/tb/a:/tb/b\"\n\
                     [[engines]]\nname = \"sf\"\npath = \"/usr/games/stockfish\"\nargs = [\"-q\"]\n\
                     options = { Threads = 2, Ponder = false, \"Skill Level\" = \"5\" }\n\
-                    [[engines]]\nname = \"broken\"\n";
+                    [[engines]]\nname = \"broken\"\n\
+                    [[engines]]\nname = \"fm\"\npath = \"/usr/games/fairymax\"\nprotocol = \"xboard\"\n\
+                    [[engines]]\nname = \"odd\"\npath = \"/x\"\nprotocol = \"telepathy\"\n";
         let (c, errors) = parse(text, "cfg");
-        assert_eq!(errors.len(), 2, "{errors:#?}");
+        assert_eq!(errors.len(), 3, "{errors:#?}");
         assert!(errors[0].contains("engines[1]") && errors[0].contains("no path"));
-        assert!(errors[1].contains("engine.analysis"));
+        assert!(errors[1].contains("telepathy"), "{errors:#?}");
+        assert!(errors[2].contains("engine.analysis"));
+        assert_eq!(c.engine("fm").unwrap().protocol, Protocol::Xboard);
+        assert_eq!(c.engine("sf").unwrap().protocol, Protocol::Uci);
         assert_eq!(c.book_depth, 8);
         assert_eq!(c.book_choice, BookChoice::Random);
         assert_eq!(c.book_file, Some(PathBuf::from("my.bin")));

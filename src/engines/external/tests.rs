@@ -29,6 +29,7 @@ fn spec(path: &Path) -> EngineSpec {
         path: path.to_owned(),
         args: Vec::new(),
         options: vec![("Hash".into(), "16".into())],
+        protocol: Default::default(),
     }
 }
 

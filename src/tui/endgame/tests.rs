@@ -220,6 +220,7 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
         path: "/usr/games/stockfish".into(),
         args: Vec::new(),
         options: Vec::new(),
+        protocol: Default::default(),
     }];
     app.config.analysis = "sf".into();
     crate::tui::start::enter_analyse(&mut app);

@@ -1,0 +1,456 @@
+//! A client for external xboard/WinBoard (CECP) engines (Fairy-Max, Crafty, GNU Chess...): one
+//! process for the session, given the whole game at every search (`new`, `force`, `setboard`,
+//! the moves, then the time and `go`, or `analyze` for an endless search). Its thinking output and
+//! moves become the same [`SearchEvent`]s our own engine sends. The engine ponders only when
+//! asked: a `ponder` search waits for `ponderhit` and then searches.
+
+use std::io::{self, BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crate::chess::{CastlingMode, Move, Position, UciMove};
+use crate::engine::{Limit, Score, SearchEvent, SearchInfo, SearchLimits};
+
+use super::external::{ClientError, EngineSpec};
+
+/// The search the engine is on: its root, and what its last line began with.
+#[derive(Default)]
+struct Current {
+    root: Option<Position>,
+    analyzing: bool,
+    first_move: Option<Move>,
+}
+
+type Shared = Arc<Mutex<Current>>;
+
+/// How long an engine may take to answer `?` (move now).
+const MOVE_NOW_TIMEOUT: Duration = Duration::from_secs(2);
+
+fn lock(shared: &Shared) -> std::sync::MutexGuard<'_, Current> {
+    shared.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A `ponder` search waiting for `ponderhit`.
+struct Deferred {
+    start: Position,
+    moves: Vec<Move>,
+    limits: SearchLimits,
+}
+
+pub struct CecpClient {
+    spec: EngineSpec,
+    child: Child,
+    stdin: ChildStdin,
+    /// Features the engine declared (`name=value`).
+    features: Vec<(String, String)>,
+    control: Receiver<String>,
+    events: Sender<SearchEvent>,
+    current: Shared,
+    deferred: Option<Deferred>,
+}
+
+impl CecpClient {
+    /// Starts the engine and reads its features (`protover 2`), then sets the configured
+    /// options. Returns the client and its search events.
+    pub fn start(
+        spec: &EngineSpec,
+        timeout: Duration,
+    ) -> Result<(CecpClient, Receiver<SearchEvent>), ClientError> {
+        let mut child = Command::new(&spec.path)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|source| ClientError::Spawn {
+                name: spec.name.clone(),
+                path: spec.path.clone(),
+                source,
+            })?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (control_tx, control) = mpsc::channel();
+        let (events_tx, events) = mpsc::channel();
+        let current: Shared = Arc::default();
+        let reader = (Arc::clone(&current), events_tx.clone());
+        thread::Builder::new()
+            .name(format!("cecp-{}", spec.name))
+            .spawn(move || read_output(stdout, &control_tx, &reader.1, &reader.0))
+            .expect("spawning a thread");
+        let mut client = CecpClient {
+            spec: spec.clone(),
+            child,
+            stdin,
+            features: Vec::new(),
+            control,
+            events: events_tx,
+            current,
+            deferred: None,
+        };
+        client.send("xboard")?;
+        client.send("protover 2")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = client.control_line(deadline)?;
+            let Some(list) = line.strip_prefix("feature ") else {
+                continue;
+            };
+            let features = parse_features(list);
+            for (name, _) in &features {
+                client.send(&format!("accepted {name}"))?;
+            }
+            let done = features.iter().any(|(n, v)| n == "done" && v == "1");
+            client.features.extend(features);
+            if done {
+                break;
+            }
+        }
+        client.send("new")?;
+        client.send("easy")?;
+        client.send("post")?;
+        client.send("force")?;
+        for (name, value) in spec.options.clone() {
+            client.set_option(&name, &value)?;
+        }
+        Ok((client, events))
+    }
+
+    pub fn spec(&self) -> &EngineSpec {
+        &self.spec
+    }
+
+    fn feature(&self, name: &str) -> Option<&str> {
+        self.features
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Whether the engine declared option `name` (`feature option="NAME -type ..."`).
+    pub fn has_option(&self, name: &str) -> bool {
+        self.features.iter().any(|(n, v)| {
+            n == "option"
+                && v.split(" -")
+                    .next()
+                    .is_some_and(|o| o.trim().eq_ignore_ascii_case(name))
+        })
+    }
+
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), ClientError> {
+        match name {
+            "memory" | "cores" => self.send(&format!("{name} {value}")),
+            _ => self.send(&format!("option {name}={value}")),
+        }
+    }
+
+    /// Searches the position after `moves` from `start`; events arrive on the channel, ending
+    /// with one `BestMove`. A search still running is stopped first.
+    pub fn go(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        limits: &SearchLimits,
+    ) -> Result<(), ClientError> {
+        self.stop()?;
+        if limits.ponder {
+            self.deferred = Some(Deferred {
+                start: start.clone(),
+                moves: moves.to_vec(),
+                limits: SearchLimits {
+                    ponder: false,
+                    ..limits.clone()
+                },
+            });
+            return Ok(());
+        }
+        self.send("new")?;
+        self.send("force")?;
+        self.send("post")?;
+        if *start != Position::startpos() {
+            if self.feature("setboard") != Some("1") {
+                return Err(ClientError::Unsupported {
+                    name: self.spec.name.clone(),
+                    what: "a position other than the start (it has no setboard)",
+                });
+            }
+            self.send(&format!("setboard {}", start.fen()))?;
+        }
+        let usermove = self.feature("usermove") == Some("1");
+        let mut root = start.clone();
+        for &m in moves {
+            let text = UciMove::from_move(m, CastlingMode::Standard).to_string();
+            self.send(&if usermove {
+                format!("usermove {text}")
+            } else {
+                text
+            })?;
+            root.play_unchecked(m);
+        }
+        let analyzing = limits.limits.is_empty() || limits.is_infinite();
+        *lock(&self.current) = Current {
+            root: Some(root.clone()),
+            analyzing,
+            first_move: None,
+        };
+        if analyzing {
+            return self.send("analyze");
+        }
+        for limit in &limits.limits {
+            match *limit {
+                Limit::Depth(d) => self.send(&format!("sd {d}"))?,
+                Limit::MoveTime(t) => self.send(&format!("st {}", t.as_secs().max(1)))?,
+                Limit::Clock(c) => {
+                    let us = root.turn();
+                    let (ours, theirs) = (c.time[us], c.time[!us]);
+                    let base = ours.as_secs().max(1);
+                    self.send(&format!(
+                        "level {} {}:{:02} {}",
+                        c.moves_to_go.unwrap_or(0),
+                        base / 60,
+                        base % 60,
+                        c.inc[us].as_secs()
+                    ))?;
+                    self.send(&format!("time {}", ours.as_millis() / 10))?;
+                    self.send(&format!("otim {}", theirs.as_millis() / 10))?;
+                }
+                Limit::Nodes(_) | Limit::Mate(_) => {}
+            }
+        }
+        self.send("go")
+    }
+
+    /// Ends the search: the engine moves now (`?`), an analysis ends with the move its line
+    /// began with, a ponder search that was never hit ends without a move.
+    pub fn stop(&mut self) -> Result<(), ClientError> {
+        if self.deferred.take().is_some() {
+            let _ = self.events.send(SearchEvent::BestMove {
+                best: None,
+                ponder: None,
+            });
+        }
+        let (searching, analyzing, first) = {
+            let current = lock(&self.current);
+            (
+                current.root.is_some(),
+                current.analyzing,
+                current.first_move,
+            )
+        };
+        if !searching {
+            return Ok(());
+        }
+        if analyzing {
+            *lock(&self.current) = Current::default();
+            self.send("exit")?;
+            let _ = self.events.send(SearchEvent::BestMove {
+                best: first,
+                ponder: None,
+            });
+            Ok(())
+        } else {
+            // Move now, and wait for the move: the next search's output must not be read
+            // against this one's root. An engine that will not move is stopped by `new`.
+            self.send("?")?;
+            let deadline = Instant::now() + MOVE_NOW_TIMEOUT;
+            while lock(&self.current).root.is_some() && Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(2));
+            }
+            let mut current = lock(&self.current);
+            if current.root.take().is_some() {
+                let _ = self.events.send(SearchEvent::BestMove {
+                    best: None,
+                    ponder: None,
+                });
+            }
+            Ok(())
+        }
+    }
+
+    /// The reply the ponder search waited for came: it searches now.
+    pub fn ponderhit(&mut self) -> Result<(), ClientError> {
+        match self.deferred.take() {
+            Some(d) => self.go(&d.start, &d.moves, &d.limits),
+            None => Ok(()),
+        }
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), ClientError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|_| ClientError::Exited {
+                name: self.spec.name.clone(),
+            })
+    }
+
+    fn control_line(&self, deadline: Instant) -> Result<String, ClientError> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.control.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(ClientError::NoAnswer {
+                name: self.spec.name.clone(),
+                command: "protover 2",
+                waited: wait,
+            }),
+            Err(RecvTimeoutError::Disconnected) => Err(ClientError::Exited {
+                name: self.spec.name.clone(),
+            }),
+        }
+    }
+}
+
+impl Drop for CecpClient {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if !matches!(self.child.try_wait(), Ok(None)) {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `name=value name="a value" ...` of a feature line.
+fn parse_features(list: &str) -> Vec<(String, String)> {
+    let mut features = Vec::new();
+    let mut rest = list.trim();
+    while let Some((name, after)) = rest.split_once('=') {
+        let (value, next) = match after.strip_prefix('"') {
+            Some(quoted) => quoted.split_once('"').unwrap_or((quoted, "")),
+            None => after.split_once(' ').unwrap_or((after, "")),
+        };
+        features.push((name.trim().to_owned(), value.to_owned()));
+        rest = next.trim();
+    }
+    features
+}
+
+fn read_output(
+    stdout: impl io::Read,
+    control: &Sender<String>,
+    events: &Sender<SearchEvent>,
+    current: &Shared,
+) {
+    for line in BufReader::new(stdout).lines() {
+        let Ok(line) = line else { break };
+        let line = line.trim();
+        let root = lock(current).root.clone();
+        let event = match root {
+            Some(root) => search_output(line, &root, current),
+            None => None,
+        };
+        let sent = match event {
+            Some(event) => events.send(event).is_ok(),
+            None => {
+                // Feature lines matter during the handshake; nobody waits for the rest.
+                let _ = control.send(line.to_owned());
+                true
+            }
+        };
+        if !sent {
+            break;
+        }
+    }
+}
+
+/// The event of a line of search output in `root`: thinking, the engine's move, or its
+/// resignation (no move).
+fn search_output(line: &str, root: &Position, current: &Shared) -> Option<SearchEvent> {
+    if let Some(text) = line.strip_prefix("move ") {
+        *lock(current) = Current::default();
+        let best = parse_move(root, text.trim());
+        return Some(SearchEvent::BestMove { best, ponder: None });
+    }
+    if line == "resign" || line.starts_with("tellopponent resign") {
+        *lock(current) = Current::default();
+        return Some(SearchEvent::BestMove {
+            best: None,
+            ponder: None,
+        });
+    }
+    let info = parse_thinking(line, root)?;
+    lock(current).first_move = info.pv.first().copied();
+    Some(SearchEvent::Info(info))
+}
+
+/// A move as CECP engines write it: coordinates, or SAN (`Nf3`, `O-O`).
+fn parse_move(pos: &Position, text: &str) -> Option<Move> {
+    let text = text.trim_end_matches(['+', '#', '!', '?']);
+    pos.parse_uci(text)
+        .ok()
+        .or_else(|| pos.parse_san(&text.replace('0', "O")).ok())
+        .filter(|&m| pos.is_legal(m))
+}
+
+/// `depth score time nodes pv...`: the score in centipawns from the side to move (mates as
+/// 100000 + moves), the time in centiseconds; the line's moves as far as they are legal.
+pub fn parse_thinking(line: &str, root: &Position) -> Option<SearchInfo> {
+    let mut tokens = line.split_whitespace();
+    let depth: u32 = tokens.next()?.trim_end_matches(['.', '&']).parse().ok()?;
+    let score: i32 = tokens.next()?.parse().ok()?;
+    let centis: u64 = tokens.next()?.parse().ok()?;
+    let nodes: u64 = tokens.next()?.parse().ok()?;
+    let score = if score >= 90_000 {
+        Score::Mate(score - 100_000)
+    } else if score <= -90_000 {
+        Score::Mate(score + 100_000)
+    } else {
+        Score::Cp(score)
+    };
+    let mut info = SearchInfo::bare(score);
+    info.depth = depth;
+    info.nodes = nodes;
+    info.time = Duration::from_millis(centis * 10);
+    info.nps = (nodes * 100).checked_div(centis).unwrap_or(0);
+    let mut pos = root.clone();
+    for token in tokens {
+        // Move numbers (`12.`, `12...`) and marks between the moves.
+        if token.starts_with(|c: char| c.is_ascii_digit()) && token.ends_with('.')
+            || token.chars().all(|c| c == '.')
+        {
+            continue;
+        }
+        let Some(m) = parse_move(&pos, token) else {
+            break;
+        };
+        pos.play_unchecked(m);
+        info.pv.push(m);
+    }
+    Some(info)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn features_and_thinking_lines_are_read() {
+        let features = parse_features(r#"setboard=1 myname="Fairy-Max 5.0b" done=0"#);
+        assert_eq!(
+            features,
+            [
+                ("setboard".to_owned(), "1".to_owned()),
+                ("myname".to_owned(), "Fairy-Max 5.0b".to_owned()),
+                ("done".to_owned(), "0".to_owned())
+            ]
+        );
+        let start = Position::startpos();
+        let info = parse_thinking(" 7     23     31    12345 e2e4 e7e5 Nf3", &start).unwrap();
+        assert_eq!((info.depth, info.nodes), (7, 12345));
+        assert_eq!(info.score, Score::Cp(23));
+        assert_eq!(info.time, Duration::from_millis(310));
+        assert_eq!(info.pv.len(), 3);
+        let mate = parse_thinking("12 100003 5 99 1. e4", &start).unwrap();
+        assert_eq!(mate.score, Score::Mate(3));
+        assert_eq!(mate.pv.len(), 1);
+        assert!(parse_thinking("move e2e4", &start).is_none());
+        assert!(parse_thinking("tellics say hello", &start).is_none());
+    }
+}
