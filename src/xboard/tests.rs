@@ -119,6 +119,16 @@ fn handshake_features_ping_and_bad_input() {
         text.contains("Error (no moves to take back): undo"),
         "{text}"
     );
+    // nopost: the engine moves without thinking output.
+    out.clear();
+    send(&mut s, &["new", "post", "nopost", "sd 3", "force", "go"]);
+    engine_move(&out.wait_for("move "), &Position::startpos());
+    let thinking = out
+        .text()
+        .lines()
+        .filter(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .count();
+    assert_eq!(thinking, 0, "{}", out.text());
     assert!(!s.handle_line("quit"));
     s.shutdown();
 }
