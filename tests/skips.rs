@@ -35,11 +35,17 @@ fn main() -> ExitCode {
             Path::new("/usr/games/stockfish").exists(),
             "the UCI client and engine-link tests against Stockfish",
         ),
+        (
+            "/usr/games/fairymax",
+            Path::new("/usr/games/fairymax").exists(),
+            "the xboard client tests against Fairy-Max (engine service, tui_tmux)",
+        ),
     ];
     let missing: Vec<_> = requirements.iter().filter(|(_, found, _)| !found).collect();
     if missing.is_empty() {
         println!(
-            "skip report: ../shared, tmux and Stockfish are here: no data-driven test was skipped"
+            "skip report: ../shared, tmux, Stockfish and Fairy-Max are here: no data-driven test \
+             was skipped"
         );
         return ExitCode::SUCCESS;
     }

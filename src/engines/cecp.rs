@@ -1,8 +1,10 @@
 //! A client for external xboard/WinBoard (CECP) engines (Fairy-Max, Crafty, GNU Chess...): one
-//! process for the session, given the whole game at every search (`new`, `force`, `setboard`,
-//! the moves, then the time and `go`, or `analyze` for an endless search). Its thinking output and
-//! moves become the same [`SearchEvent`]s our own engine sends. The engine ponders only when
-//! asked: a `ponder` search waits for `ponderhit` and then searches.
+//! process for the session. A search sends the whole game (`new`, `force`, `setboard`, the
+//! moves, then the time and `go`, or `analyze` for an endless search), except while the engine
+//! plays on: then only the opponent's reply goes, with the clocks, as xboard sends it. Its
+//! thinking output and moves become the same [`SearchEvent`]s our own engine sends. Asked to
+//! ponder, the engine is told `hard` and thinks on the opponent's time itself; the service's
+//! ponder search waits for `ponderhit`, then sends the reply.
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -16,12 +18,38 @@ use crate::engine::{Limit, Score, SearchEvent, SearchInfo, SearchLimits};
 
 use super::external::{ClientError, EngineSpec};
 
-/// The search the engine is on: its root, and what its last line began with.
+/// The search the engine is on: its root, and what its last line began with; and the game it
+/// plays (not in force mode), so the next search can send only the opponent's reply.
 #[derive(Default)]
 struct Current {
     root: Option<Position>,
     analyzing: bool,
     first_move: Option<Move>,
+    /// The game at the root of the engine's own search; after its move, the game it holds.
+    game: Option<Held>,
+}
+
+/// A game the engine plays one side of, and the limits it was given (kept by the engine).
+#[derive(Clone)]
+struct Held {
+    start: Position,
+    moves: Vec<Move>,
+    limits: Vec<Limit>,
+    /// The engine has moved and waits for the opponent's reply.
+    waiting: bool,
+}
+
+/// Whether `a` and `b` set the same fixed limits (clocks may differ: they are sent each move).
+fn same_settings(a: &[Limit], b: &[Limit]) -> bool {
+    let key = |l: &Limit| match *l {
+        Limit::Clock(c) => Limit::Clock(crate::engine::Clock {
+            time: c.inc,
+            inc: c.inc,
+            moves_to_go: None,
+        }),
+        other => other,
+    };
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| key(x) == key(y))
 }
 
 type Shared = Arc<Mutex<Current>>;
@@ -165,7 +193,14 @@ impl CecpClient {
                     ..limits.clone()
                 },
             });
+            // The engine may think on the opponent's time itself (`hard`); the search that
+            // answers waits for the reply.
+            self.send("hard")?;
             return Ok(());
+        }
+        let analyzing = limits.limits.is_empty() || limits.is_infinite();
+        if !analyzing && self.continues(start, moves, &limits.limits) {
+            return self.reply(start, moves, limits);
         }
         self.send("new")?;
         self.send("force")?;
@@ -179,22 +214,21 @@ impl CecpClient {
             }
             self.send(&format!("setboard {}", start.fen()))?;
         }
-        let usermove = self.feature("usermove") == Some("1");
         let mut root = start.clone();
         for &m in moves {
-            let text = UciMove::from_move(m, CastlingMode::Standard).to_string();
-            self.send(&if usermove {
-                format!("usermove {text}")
-            } else {
-                text
-            })?;
+            self.send_move(m)?;
             root.play_unchecked(m);
         }
-        let analyzing = limits.limits.is_empty() || limits.is_infinite();
         *lock(&self.current) = Current {
             root: Some(root.clone()),
             analyzing,
             first_move: None,
+            game: (!analyzing).then(|| Held {
+                start: start.clone(),
+                moves: moves.to_vec(),
+                limits: limits.limits.clone(),
+                waiting: false,
+            }),
         };
         if analyzing {
             return self.send("analyze");
@@ -204,23 +238,81 @@ impl CecpClient {
                 Limit::Depth(d) => self.send(&format!("sd {d}"))?,
                 Limit::MoveTime(t) => self.send(&format!("st {}", t.as_secs().max(1)))?,
                 Limit::Clock(c) => {
-                    let us = root.turn();
-                    let (ours, theirs) = (c.time[us], c.time[!us]);
-                    let base = ours.as_secs().max(1);
+                    let base = c.time[root.turn()].as_secs().max(1);
                     self.send(&format!(
                         "level {} {}:{:02} {}",
                         c.moves_to_go.unwrap_or(0),
                         base / 60,
                         base % 60,
-                        c.inc[us].as_secs()
+                        c.inc[root.turn()].as_secs()
                     ))?;
-                    self.send(&format!("time {}", ours.as_millis() / 10))?;
-                    self.send(&format!("otim {}", theirs.as_millis() / 10))?;
                 }
                 Limit::Nodes(_) | Limit::Mate(_) => {}
             }
         }
+        self.send_clocks(&root, &limits.limits)?;
         self.send("go")
+    }
+
+    /// Whether the engine holds this game but its last move (the opponent's reply), under the
+    /// same settings: then only the reply is sent, and the engine answers it.
+    fn continues(&self, start: &Position, moves: &[Move], limits: &[Limit]) -> bool {
+        let current = lock(&self.current);
+        current.game.as_ref().is_some_and(|held| {
+            held.waiting
+                && held.start == *start
+                && moves.len() == held.moves.len() + 1
+                && moves.starts_with(&held.moves)
+                && same_settings(&held.limits, limits)
+        })
+    }
+
+    /// Sends the opponent's reply (the last of `moves`) to the engine that waits for it.
+    fn reply(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        limits: &SearchLimits,
+    ) -> Result<(), ClientError> {
+        let mut root = start.clone();
+        for &m in moves {
+            root.play_unchecked(m);
+        }
+        *lock(&self.current) = Current {
+            root: Some(root.clone()),
+            analyzing: false,
+            first_move: None,
+            game: Some(Held {
+                start: start.clone(),
+                moves: moves.to_vec(),
+                limits: limits.limits.clone(),
+                waiting: false,
+            }),
+        };
+        self.send_clocks(&root, &limits.limits)?;
+        let last = *moves.last().expect("a reply");
+        self.send_move(last)
+    }
+
+    /// `time` and `otim` for the side to move at `root`, when the limits have a clock.
+    fn send_clocks(&mut self, root: &Position, limits: &[Limit]) -> Result<(), ClientError> {
+        for limit in limits {
+            if let Limit::Clock(c) = limit {
+                let us = root.turn();
+                self.send(&format!("time {}", c.time[us].as_millis() / 10))?;
+                self.send(&format!("otim {}", c.time[!us].as_millis() / 10))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn send_move(&mut self, m: Move) -> Result<(), ClientError> {
+        let text = UciMove::from_move(m, CastlingMode::Standard).to_string();
+        if self.feature("usermove") == Some("1") {
+            self.send(&format!("usermove {text}"))
+        } else {
+            self.send(&text)
+        }
     }
 
     /// Ends the search: the engine moves now (`?`), an analysis ends with the move its line
@@ -364,8 +456,17 @@ fn read_output(
 /// resignation (no move).
 fn search_output(line: &str, root: &Position, current: &Shared) -> Option<SearchEvent> {
     if let Some(text) = line.strip_prefix("move ") {
-        *lock(current) = Current::default();
         let best = parse_move(root, text.trim());
+        let mut current = lock(current);
+        let game = current.game.take().zip(best).map(|(mut held, m)| {
+            held.moves.push(m);
+            held.waiting = true;
+            held
+        });
+        *current = Current {
+            game,
+            ..Current::default()
+        };
         return Some(SearchEvent::BestMove { best, ponder: None });
     }
     if line == "resign" || line.starts_with("tellopponent resign") {

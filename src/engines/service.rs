@@ -756,6 +756,30 @@ mod tests {
             matches!(events.last(), Some(EngineEvent::BestMove { best: Some(m), .. }) if after_e4.is_legal(*m)),
             "{events:?}"
         );
+        // The game goes on: only the reply is sent, and a ponder search answers after the hit.
+        let Some(EngineEvent::BestMove {
+            best: Some(reply), ..
+        }) = events.last().cloned()
+        else {
+            unreachable!("checked above");
+        };
+        let after_reply = after_e4.play(reply).unwrap();
+        let ours = after_reply.legal_moves().iter().copied().next().unwrap();
+        let moves = vec![Position::startpos().parse_uci("e2e4").unwrap(), reply, ours];
+        service.send(EngineCommand::Go {
+            id: 3,
+            start: Box::new(Position::startpos()),
+            moves: moves.clone(),
+            limits: GoLimits::MoveTime(Duration::from_millis(100)),
+            ponder: true,
+        });
+        service.send(EngineCommand::PonderHit);
+        let events = until_best(&rx, 3);
+        let after_ours = after_reply.play(ours).unwrap();
+        assert!(
+            matches!(events.last(), Some(EngineEvent::BestMove { best: Some(m), .. }) if after_ours.is_legal(*m)),
+            "{events:?}"
+        );
         // Endless analysis: lines until it is stopped, then the move its line began with.
         let start = Position::startpos();
         service.send(EngineCommand::Go {
