@@ -7,7 +7,7 @@
 //! ponder search waits for `ponderhit`, then sends the reply.
 
 use std::io::{self, BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use crate::chess::{CastlingMode, Move, Position, UciMove};
 use crate::engine::{Limit, Score, SearchEvent, SearchInfo, SearchLimits};
 
-use super::external::{ClientError, EngineSpec};
+use super::external::{ClientError, EngineSpec, end, spawn};
 
 /// The search the engine is on: its root, and what its last line began with; and the game it
 /// plays (not in force mode), so the next search can send only the opponent's reply.
@@ -87,19 +87,7 @@ impl CecpClient {
         spec: &EngineSpec,
         timeout: Duration,
     ) -> Result<(CecpClient, Receiver<SearchEvent>), ClientError> {
-        let mut child = Command::new(&spec.path)
-            .args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|source| ClientError::Spawn {
-                name: spec.name.clone(),
-                path: spec.path.clone(),
-                source,
-            })?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
+        let (child, stdin, stdout) = spawn(spec)?;
         let (control_tx, control) = mpsc::channel();
         let (events_tx, events) = mpsc::channel();
         let current: Shared = Arc::default();
@@ -397,15 +385,7 @@ impl CecpClient {
 impl Drop for CecpClient {
     fn drop(&mut self) {
         let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if !matches!(self.child.try_wait(), Ok(None)) {
-                return;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        end(&mut self.child);
     }
 }
 

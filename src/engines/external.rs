@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
@@ -85,19 +85,7 @@ impl UciClient {
         spec: &EngineSpec,
         timeout: Duration,
     ) -> Result<(UciClient, Receiver<SearchEvent>), ClientError> {
-        let mut child = Command::new(&spec.path)
-            .args(&spec.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|source| ClientError::Spawn {
-                name: spec.name.clone(),
-                path: spec.path.clone(),
-                source,
-            })?;
-        let stdin = child.stdin.take().expect("piped stdin");
-        let stdout = child.stdout.take().expect("piped stdout");
+        let (child, stdin, stdout) = spawn(spec)?;
         let (control_tx, control) = mpsc::channel();
         let (events_tx, events) = mpsc::channel();
         let roots: Roots = Arc::default();
@@ -247,17 +235,39 @@ impl Drop for UciClient {
     fn drop(&mut self) {
         let _ = self.send("stop");
         let _ = self.send("quit");
-        // Give it a moment to quit cleanly, then make sure it is gone.
-        let deadline = Instant::now() + Duration::from_millis(500);
-        while Instant::now() < deadline {
-            if !matches!(self.child.try_wait(), Ok(None)) {
-                return;
-            }
-            thread::sleep(Duration::from_millis(10));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        end(&mut self.child);
     }
+}
+
+/// Starts an engine's process, its input and output piped.
+pub(crate) fn spawn(spec: &EngineSpec) -> Result<(Child, ChildStdin, ChildStdout), ClientError> {
+    let mut child = Command::new(&spec.path)
+        .args(&spec.args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|source| ClientError::Spawn {
+            name: spec.name.clone(),
+            path: spec.path.clone(),
+            source,
+        })?;
+    let stdin = child.stdin.take().expect("piped stdin");
+    let stdout = child.stdout.take().expect("piped stdout");
+    Ok((child, stdin, stdout))
+}
+
+/// Gives an engine told to quit a moment to do so, then makes sure it is gone.
+pub(crate) fn end(child: &mut Child) {
+    let deadline = Instant::now() + Duration::from_millis(500);
+    while Instant::now() < deadline {
+        if !matches!(child.try_wait(), Ok(None)) {
+            return;
+        }
+        thread::sleep(Duration::from_millis(10));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
 }
 
 fn lock(roots: &Roots) -> std::sync::MutexGuard<'_, VecDeque<Position>> {

@@ -5,5 +5,6 @@
 pub mod cecp;
 pub mod external;
 pub mod policy;
+pub mod protocol;
 pub mod score;
 pub mod service;

@@ -7,9 +7,9 @@ mod extras;
 mod options;
 
 use std::borrow::Cow;
-use std::io::{BufRead, Write};
+use std::io::BufRead;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
 use crate::chess::{ByColor, CastlingMode, Move, Position, UciMove};
@@ -17,6 +17,7 @@ use crate::engine::bench;
 use crate::engine::{
     Bound, Clock, Engine, EngineOptions, Limit, SearchEvent, SearchInfo, SearchLimits,
 };
+use crate::engines::protocol::read_lines;
 
 pub use command::{GoParams, StartPosition, UciCommand, UciError};
 use extras::Extras;
@@ -24,22 +25,7 @@ use options::{OptionChange, PendingChange};
 
 const NAME: &str = concat!("kibitzer ", env!("CARGO_PKG_VERSION"));
 
-/// Output shared by the command loop and the event printer; each line is written whole.
-#[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
-
-impl Output {
-    pub fn new(w: impl Write + Send + 'static) -> Output {
-        Output(Arc::new(Mutex::new(Box::new(w))))
-    }
-
-    pub fn line(&self, s: &str) {
-        let mut w = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        // A closed stdout leaves nothing to tell; the GUI is gone.
-        let _ = writeln!(w, "{s}");
-        let _ = w.flush();
-    }
-}
+pub use crate::engines::protocol::Output;
 
 /// Settings the printer thread reads while formatting events.
 #[derive(Default)]
@@ -416,30 +402,22 @@ impl Session {
 ///
 /// Lines are read as bytes: one that is not UTF-8 (a Latin-1 path from a GUI) is decoded with
 /// replacement characters, said so with `info string`, and handled; the session goes on.
-pub fn run(mut input: impl BufRead, out: Output) {
+pub fn run(input: impl BufRead, out: Output) {
     let mut session = Session::new(out);
-    let mut bytes = Vec::new();
-    loop {
-        bytes.clear();
-        match input.read_until(b'\n', &mut bytes) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let line = String::from_utf8_lossy(&bytes);
+    read_lines(input, |line| {
         if let Cow::Owned(_) = line {
             session.info("input line is not valid UTF-8; read with replacement characters");
         }
-        let line = line.trim_end_matches(['\n', '\r']);
-        if !session.handle_line(line) {
-            break;
-        }
-    }
+        session.handle_line(line.trim_end_matches(['\n', '\r']))
+    });
     session.shutdown();
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
+    use std::sync::Mutex;
     use std::time::{Duration, Instant};
 
     /// A writer the test can read back.

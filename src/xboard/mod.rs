@@ -9,7 +9,7 @@ mod options;
 mod tests;
 
 use std::collections::VecDeque;
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -19,25 +19,11 @@ use crate::engine::{
     Clock, Engine, EngineOptions, Limit, Score, SearchEvent, SearchInfo, SearchLimits,
 };
 use crate::engines::policy::{BookRule, PlayPolicy};
+use crate::engines::protocol::read_lines;
 
 const NAME: &str = concat!("kibitzer ", env!("CARGO_PKG_VERSION"));
 
-/// Output shared by the command loop and the event printer; each line is written whole.
-#[derive(Clone)]
-pub struct Output(Arc<Mutex<Box<dyn Write + Send>>>);
-
-impl Output {
-    pub fn new(w: impl Write + Send + 'static) -> Output {
-        Output(Arc::new(Mutex::new(Box::new(w))))
-    }
-
-    fn line(&self, s: &str) {
-        let mut w = self.0.lock().unwrap_or_else(PoisonError::into_inner);
-        // A closed stdout leaves nothing to tell; the GUI is gone.
-        let _ = writeln!(w, "{s}");
-        let _ = w.flush();
-    }
-}
+pub use crate::engines::protocol::Output;
 
 /// What a search started for, so its result is used as it should be. The engine finishes its
 /// searches in order, one best move each: the oldest entry is the search reporting.
@@ -173,19 +159,9 @@ impl Session {
 }
 
 /// Reads commands until `quit` or the end of input (lines that are not UTF-8 are read lossily).
-pub fn run(mut input: impl BufRead, out: Output) {
+pub fn run(input: impl BufRead, out: Output) {
     let mut session = Session::new(out);
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        match input.read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        if !session.handle_line(&String::from_utf8_lossy(&line)) {
-            break;
-        }
-    }
+    read_lines(input, |line| session.handle_line(&line));
     session.shutdown();
 }
 

@@ -1,5 +1,6 @@
 //! The protocol driven command by command, as xboard would.
 
+use std::io::Write;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
