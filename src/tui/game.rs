@@ -498,8 +498,9 @@ pub fn judge_move(game: &Record, id: NodeId) -> Option<Judgement> {
 }
 
 /// Edits remembered (undo); the oldest are forgotten past this.
-pub const UNDO_LIMIT: usize = 200;
+const UNDO_LIMIT: usize = 200;
 
+/// A state of the shown game that undo or redo returns to.
 pub struct Snapshot {
     pub game: Record,
     pub saved: bool,
@@ -507,10 +508,11 @@ pub struct Snapshot {
     pub edit: &'static str,
 }
 
+/// The states before the edits of analyse mode (undo), and those undone (redo).
 #[derive(Default)]
 pub struct UndoHistory {
-    pub undo: Vec<Snapshot>,
-    pub redo: Vec<Snapshot>,
+    undo: Vec<Snapshot>,
+    redo: Vec<Snapshot>,
 }
 
 impl UndoHistory {
@@ -518,6 +520,33 @@ impl UndoHistory {
     pub fn clear(&mut self) {
         self.undo.clear();
         self.redo.clear();
+    }
+
+    /// Remembers the state before an edit; what could be redone is gone.
+    pub fn remember(&mut self, before: Snapshot) {
+        if self.undo.len() == UNDO_LIMIT {
+            self.undo.remove(0);
+        }
+        self.undo.push(before);
+        self.redo.clear();
+    }
+
+    /// The state to go back to (`back`) or forward to, taken off its stack.
+    pub fn take(&mut self, back: bool) -> Option<Snapshot> {
+        if back {
+            self.undo.pop()
+        } else {
+            self.redo.pop()
+        }
+    }
+
+    /// The state left by going back (`back`) or forward, kept to return to.
+    pub fn keep(&mut self, back: bool, left: Snapshot) {
+        if back {
+            self.redo.push(left);
+        } else {
+            self.undo.push(left);
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! exactly, with its comments and marks.
 
 use super::app::{App, Mode};
-use super::game::{Record, Snapshot, UNDO_LIMIT as LIMIT};
+use super::game::{Record, Snapshot};
 
 /// Carries out `change` (which says whether it changed anything) as one undoable edit: a
 /// change that did nothing is not remembered and leaves what can be redone.
@@ -27,16 +27,8 @@ pub fn checkpoint(app: &mut App, edit: &'static str) {
 }
 
 fn remember(app: &mut App, game: Record, edit: &'static str) {
-    let history = &mut app.history;
-    if history.undo.len() == LIMIT {
-        history.undo.remove(0);
-    }
-    history.undo.push(Snapshot {
-        game,
-        saved: app.saved,
-        edit,
-    });
-    history.redo.clear();
+    let saved = app.saved;
+    app.history.remember(Snapshot { game, saved, edit });
 }
 
 pub fn undo(app: &mut App) {
@@ -58,23 +50,13 @@ fn step(app: &mut App, back: bool) {
     if !matches!(app.mode, Mode::Analyse(_)) {
         return app.info(format!("{verb} works on the edits of analyse mode (f2)"));
     }
-    let from = if back {
-        &mut app.history.undo
-    } else {
-        &mut app.history.redo
-    };
-    let Some(state) = from.pop() else {
+    let Some(state) = app.history.take(back) else {
         return app.info(format!("nothing to {verb}"));
     };
     let shown = swap_in(app, state.game, state.saved, state.edit);
     let hint = if back { " (ctrl-y redoes)" } else { "" };
     app.info(format!("{done}: {}{hint}", shown.edit));
-    let to = if back {
-        &mut app.history.redo
-    } else {
-        &mut app.history.undo
-    };
-    to.push(shown);
+    app.history.keep(back, shown);
 }
 
 /// Shows `game` and returns what was shown, as a snapshot for the other stack.
