@@ -40,6 +40,9 @@ pub enum EngineEvent {
         best: Option<Move>,
         ponder: Option<Move>,
     },
+    /// The engine answering the search (its configured name, or `ENGINE_NAME`); its reports
+    /// follow.
+    Engine(String),
     /// Something to tell the user; the search goes on (on the built-in engine).
     Notice(String),
     /// The search ended without a move (its engine crashed); ask again.
@@ -76,6 +79,9 @@ pub struct EngineSettings {
 pub enum EngineCommand {
     Go {
         id: SearchId,
+        /// The external engine to search with (`None`: the built-in one). One that failed this
+        /// session is not tried again until `Retry`: the built-in engine answers instead.
+        engine: Option<EngineSpec>,
         start: Box<Position>,
         moves: Vec<Move>,
         limits: GoLimits,
@@ -89,8 +95,8 @@ pub enum EngineCommand {
     Options(EngineSettings),
     /// The tables as the search takes them (`engines::policy`).
     Tablebases(Option<TablebaseConfig>),
-    /// Search with this external engine from now on (`None`: the built-in one).
-    Use(Option<EngineSpec>),
+    /// The external engine of this name gets another chance after a failure.
+    Retry(String),
 }
 
 /// The handle on the engine service: commands go to its worker thread.
@@ -121,7 +127,6 @@ impl EngineService {
                 yield_to_the_interface();
                 Worker {
                     builtin: BuiltIn::start(Arc::clone(&deliver)),
-                    want: None,
                     external: None,
                     failed: Vec::new(),
                     multipv: 1,
@@ -158,8 +163,6 @@ trait Backend {
 /// The service's worker: our engine, and the external one chosen, started on first use.
 struct Worker {
     builtin: BuiltIn,
-    /// The external engine asked for (`None`: ours).
-    want: Option<EngineSpec>,
     external: Option<External>,
     /// External engines that failed to start or crashed this session: ours stands in.
     failed: Vec<String>,
@@ -173,31 +176,27 @@ impl Worker {
             match command {
                 EngineCommand::Go {
                     id,
+                    engine,
                     start,
                     moves,
                     limits,
                     ponder,
-                } => self.go(id, *start, moves, limits, ponder),
+                } => self.go(id, engine, *start, moves, limits, ponder),
                 EngineCommand::PonderHit => self.each(|b| b.ponderhit()),
                 EngineCommand::Stop => self.each(|b| b.stop()),
                 EngineCommand::Tablebases(tables) => {
                     self.builtin.engine.stop();
                     self.builtin.engine.set_tablebases(tables);
                 }
-                EngineCommand::Use(spec) => {
-                    self.each(|b| b.stop());
-                    // Asked for by name again: it gets another chance.
-                    if let Some(s) = &spec {
-                        self.failed.retain(|n| *n != s.name);
-                        if self
-                            .external
-                            .as_ref()
-                            .is_some_and(|x| x.dead.load(Ordering::Acquire))
-                        {
-                            self.external = None;
-                        }
+                EngineCommand::Retry(name) => {
+                    self.failed.retain(|n| *n != name);
+                    if self
+                        .external
+                        .as_ref()
+                        .is_some_and(|x| x.dead.load(Ordering::Acquire))
+                    {
+                        self.external = None;
                     }
-                    self.want = spec;
                 }
                 EngineCommand::Options(o) => {
                     self.builtin.configure(o);
@@ -219,6 +218,7 @@ impl Worker {
     fn go(
         &mut self,
         id: SearchId,
+        engine: Option<EngineSpec>,
         start: Position,
         moves: Vec<Move>,
         limits: GoLimits,
@@ -229,7 +229,8 @@ impl Worker {
             ponder,
             ..search_limits(limits)
         };
-        if let Some(spec) = self.want.clone().filter(|s| !self.failed.contains(&s.name)) {
+        if let Some(spec) = engine.filter(|s| !self.failed.contains(&s.name)) {
+            (self.deliver)(id, EngineEvent::Engine(spec.name.clone()));
             let started = self.external(&spec);
             match started.and_then(|x| x.go(id, &start, &moves, &limits)) {
                 Ok(()) => return,
@@ -243,6 +244,7 @@ impl Worker {
                 }
             }
         }
+        (self.deliver)(id, EngineEvent::Engine(ENGINE_NAME.to_owned()));
         // The interface only sends legal games; nothing to search otherwise.
         let _ = self.builtin.go(id, &start, &moves, &limits);
     }
@@ -570,6 +572,7 @@ mod tests {
         let e4 = start.parse_uci("e2e4").unwrap();
         link.send(EngineCommand::Go {
             id: 1,
+            engine: None,
             start: Box::new(start.clone()),
             moves: vec![e4],
             limits: GoLimits::Infinite,
@@ -577,6 +580,7 @@ mod tests {
         });
         link.send(EngineCommand::Go {
             id: 2,
+            engine: None,
             start: Box::new(start),
             moves: vec![e4],
             limits: GoLimits::MoveTime(Duration::from_millis(100)),
@@ -606,11 +610,11 @@ mod tests {
             let link = EngineService::spawn(move |id, ev| {
                 let _ = tx.send((id, ev));
             });
-            link.send(EngineCommand::Use(engine));
             let start = Position::startpos();
             let e4 = start.parse_uci("e2e4").unwrap();
             link.send(EngineCommand::Go {
                 id: 1,
+                engine,
                 start: Box::new(start),
                 moves: vec![e4],
                 limits: GoLimits::MoveTime(Duration::from_millis(100)),
@@ -659,11 +663,13 @@ mod tests {
         }
     }
 
-    fn go(id: SearchId) -> EngineCommand {
+    /// A short search after 1. e4 on `engine`.
+    fn go_on(id: SearchId, engine: Option<EngineSpec>) -> EngineCommand {
         let start = Position::startpos();
         let e4 = start.parse_uci("e2e4").unwrap();
         EngineCommand::Go {
             id,
+            engine,
             start: Box::new(start),
             moves: vec![e4],
             limits: GoLimits::MoveTime(Duration::from_millis(100)),
@@ -678,24 +684,29 @@ mod tests {
             let _ = tx.send((id, ev));
         });
         // A missing program: a notice, and our engine answers the same search.
-        link.send(EngineCommand::Use(Some(spec(
-            "ghost",
-            "/nonexistent/engine".as_ref(),
-        ))));
-        link.send(go(1));
+        link.send(go_on(
+            1,
+            Some(spec("ghost", "/nonexistent/engine".as_ref())),
+        ));
         let events = until_best(&rx, 1);
-        assert!(matches!(&events[0], EngineEvent::Notice(m) if m.contains("/nonexistent/engine")));
+        assert_eq!(events[0], EngineEvent::Engine("ghost".into()));
+        assert!(matches!(&events[1], EngineEvent::Notice(m) if m.contains("/nonexistent/engine")));
+        assert_eq!(
+            events[2],
+            EngineEvent::Engine(ENGINE_NAME.into()),
+            "ours answers"
+        );
         assert!(matches!(
             events.last(),
             Some(EngineEvent::BestMove { best: Some(_), .. })
         ));
         // An engine that dies on `go`: the search is lost, the next one runs on ours.
         let crash = crate::engines::external::tests::fake_engine("link-crash", "exit 3");
-        link.send(EngineCommand::Use(Some(spec("crash", &crash))));
-        link.send(go(2));
+        let crash = spec("crash", &crash);
+        link.send(go_on(2, Some(crash.clone())));
         let events = until_best(&rx, 2);
         assert!(matches!(events.last(), Some(EngineEvent::Lost(m)) if m.contains("crash")));
-        link.send(go(3));
+        link.send(go_on(3, Some(crash)));
         let events = until_best(&rx, 3);
         assert!(matches!(
             events.last(),
@@ -714,8 +725,7 @@ mod tests {
         let link = EngineService::spawn(move |id, ev| {
             let _ = tx.send((id, ev));
         });
-        link.send(EngineCommand::Use(Some(spec("stockfish", path))));
-        link.send(go(7));
+        link.send(go_on(7, Some(spec("stockfish", path))));
         let events = until_best(&rx, 7);
         assert!(
             events
@@ -745,9 +755,8 @@ mod tests {
             protocol: Protocol::Xboard,
             ..spec("fairymax", path)
         };
-        service.send(EngineCommand::Use(Some(fairymax)));
         // A move in the time given, legal after 1. e4.
-        service.send(go(1));
+        service.send(go_on(1, Some(fairymax.clone())));
         let after_e4 = Position::startpos()
             .play(Position::startpos().parse_uci("e2e4").unwrap())
             .unwrap();
@@ -768,6 +777,7 @@ mod tests {
         let moves = vec![Position::startpos().parse_uci("e2e4").unwrap(), reply, ours];
         service.send(EngineCommand::Go {
             id: 3,
+            engine: Some(fairymax.clone()),
             start: Box::new(Position::startpos()),
             moves: moves.clone(),
             limits: GoLimits::MoveTime(Duration::from_millis(100)),
@@ -784,6 +794,7 @@ mod tests {
         let start = Position::startpos();
         service.send(EngineCommand::Go {
             id: 2,
+            engine: Some(fairymax),
             start: Box::new(start.clone()),
             moves: Vec::new(),
             limits: GoLimits::Infinite,

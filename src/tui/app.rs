@@ -141,10 +141,8 @@ pub struct App {
     pub library: Option<Library>,
     /// The tablebases and their answers.
     pub tb: TbPanel,
-    /// The engine searches go to (`builtin` or an `[[engines]]` name).
-    pub engine_current: String,
-    /// External engines that failed this session.
-    pub engines_failed: Vec<String>,
+    /// The engine that answers the current search, as the engine service said.
+    pub lines_engine: String,
     /// The analysis last autosaved (empty: none is in the autosave file).
     pub autosaved: String,
 }
@@ -184,8 +182,7 @@ impl App {
             rng: Rng::new(clock_seed()),
             library: None,
             tb: TbPanel::default(),
-            engine_current: super::config::BUILTIN.into(),
-            engines_failed: Vec::new(),
+            lines_engine: crate::engines::service::ENGINE_NAME.into(),
             autosaved: String::new(),
         }
     }

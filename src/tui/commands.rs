@@ -9,7 +9,7 @@ use super::keymap::Command;
 use super::prompt::expand_home;
 use super::saving;
 use super::start;
-use crate::engines::service::MAX_LEVEL;
+use crate::engines::service::{EngineCommand, MAX_LEVEL};
 
 /// `:` commands and what they do, for `:help` and the help screen.
 pub const COMMAND_HELP: [(&str, &str); 20] = [
@@ -188,7 +188,7 @@ fn engine_command(app: &mut App, args: &[&str]) {
         return app.error(format!("no engine '{name}' in config.toml's [[engines]]"));
     }
     // Asking for an engine again gives it another chance after a failure.
-    app.engines_failed.retain(|n| n != name);
+    app.engine(EngineCommand::Retry(name.to_owned()));
     if roles[0] {
         app.config.opponent = name.to_owned();
     }

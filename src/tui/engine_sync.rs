@@ -6,10 +6,10 @@ use crate::chess::{Move, Position};
 use crate::game::{GameMove, NodeId};
 
 use super::app::{App, Mode, Overlay, Purpose, Search};
-use super::config::BUILTIN;
 use super::learn;
 use super::mode::Attempt;
 use super::play;
+use crate::engines::external::EngineSpec;
 use crate::engines::service::{EngineCommand, EngineEvent, GoLimits, SearchId};
 
 pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
@@ -18,14 +18,11 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
     };
     let (purpose, node) = (search.purpose, search.node);
     match event {
-        EngineEvent::Notice(msg) => {
-            fail_engine(app);
-            app.error(msg);
-        }
+        EngineEvent::Engine(name) => app.lines_engine = name,
+        EngineEvent::Notice(msg) => app.error(msg),
         EngineEvent::Lost(msg) => {
-            // Forget the search; `sync_engine` asks the built-in engine instead.
+            // Forget the search; `sync_engine` asks again (the built-in engine answers).
             app.search = None;
-            fail_engine(app);
             app.error(msg);
         }
         EngineEvent::Info(info) => {
@@ -108,26 +105,14 @@ fn game_pass_finished(app: &mut App) {
     ));
 }
 
-/// The engine in use failed: the built-in one stands in for the rest of the session (the next
-/// search switches to it).
-fn fail_engine(app: &mut App) {
-    let name = app.engine_current.clone();
-    if name != BUILTIN && !app.engines_failed.contains(&name) {
-        app.engines_failed.push(name);
-    }
-}
-
-/// The engine (an `[[engines]]` name or `builtin`) configured for `purpose`, unless it failed.
-pub fn engine_for(app: &App, purpose: Purpose) -> String {
+/// The external engine configured for `purpose` (`None`: the built-in one). The engine
+/// service stands in with the built-in engine for one that failed.
+pub fn engine_for(app: &App, purpose: Purpose) -> Option<EngineSpec> {
     let name = match purpose {
         Purpose::Opponent | Purpose::Hint | Purpose::Ponder(_) => &app.config.opponent,
         Purpose::Analysis | Purpose::GamePass | Purpose::Grade(_) => &app.config.analysis,
     };
-    if app.engines_failed.contains(name) || app.config.engine(name).is_none() {
-        BUILTIN.into()
-    } else {
-        name.clone()
-    }
+    app.config.engine(name).cloned()
 }
 
 /// What the engine should be doing for the current state.
@@ -253,14 +238,9 @@ pub fn sync_engine(app: &mut App) {
         if let Purpose::Ponder(extra) | Purpose::Grade(extra) = purpose {
             moves.push(extra);
         }
-        let engine = engine_for(app, purpose);
-        if engine != app.engine_current {
-            let spec = app.config.engine(&engine).cloned();
-            app.engine(EngineCommand::Use(spec));
-            app.engine_current = engine;
-        }
         app.engine(EngineCommand::Go {
             id,
+            engine: engine_for(app, purpose),
             start: Box::new(start),
             moves,
             limits,

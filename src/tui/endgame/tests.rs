@@ -226,15 +226,19 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
     crate::tui::start::enter_analyse(&mut app);
     app.effects.clear();
     keys(&mut app, " ");
-    let used: Vec<_> = app
-        .effects
-        .iter()
-        .filter_map(|e| match e {
-            Effect::Engine(EngineCommand::Use(spec)) => Some(spec.as_ref().map(|s| s.name.clone())),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(used, [Some("sf".to_owned())]);
+    // Each search names its engine.
+    let engines = |app: &App| -> Vec<Option<String>> {
+        app.effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::Engine(EngineCommand::Go { engine, .. }) => {
+                    Some(engine.as_ref().map(|s| s.name.clone()))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(engines(&app), [Some("sf".to_owned())]);
     let id = app.search.as_ref().unwrap().id;
     app.effects.clear();
     update(
@@ -245,21 +249,28 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
         ),
     );
     assert!(app.message.as_ref().unwrap().1.contains("stopped working"));
-    // The analysis goes on with the built-in engine.
-    assert!(
-        app.effects
-            .iter()
-            .any(|e| matches!(e, Effect::Engine(EngineCommand::Use(None))))
+    // The analysis goes on: asked again, the engine service has the built-in engine answer,
+    // and says so.
+    assert_eq!(engines(&app), [Some("sf".to_owned())]);
+    let id = app.search.as_ref().unwrap().id;
+    update(
+        &mut app,
+        Action::Engine(
+            id,
+            crate::engines::service::EngineEvent::Engine(
+                crate::engines::service::ENGINE_NAME.into(),
+            ),
+        ),
     );
-    assert!(
-        app.effects
-            .iter()
-            .any(|e| matches!(e, Effect::Engine(EngineCommand::Go { .. })))
-    );
-    assert_eq!(app.engines_failed, ["sf"]);
+    assert_eq!(app.lines_engine, crate::engines::service::ENGINE_NAME);
     // :engine sf gives it another chance.
+    app.effects.clear();
     keys(&mut app, ":engine sf<Enter>");
-    assert!(app.engines_failed.is_empty());
+    assert!(
+        app.effects
+            .iter()
+            .any(|e| matches!(e, Effect::Engine(EngineCommand::Retry(n)) if n == "sf"))
+    );
     keys(&mut app, ":engine nosuch<Enter>");
     assert!(
         app.message

@@ -33,6 +33,7 @@ fn the_go(commands: &[EngineCommand]) -> (u64, Vec<String>, GoLimits, bool) {
                 moves,
                 limits,
                 ponder,
+                ..
             } => Some((*id, uci_line(start, moves), *limits, *ponder)),
             _ => None,
         })

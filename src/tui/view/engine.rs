@@ -8,7 +8,6 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
 use crate::chess::{Move, Position};
 
-use crate::engines::service::ENGINE_NAME;
 use crate::tui::app::{App, Mode, Purpose};
 
 /// SAN of a principal variation with move numbers, stopping at the first move that does not
@@ -74,12 +73,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
             Mode::Analyse(_) => "space: start analysis",
             _ => "",
         };
-        let name = if app.engine_current == crate::tui::config::BUILTIN {
-            ENGINE_NAME
-        } else {
-            &app.engine_current
-        };
-        text.push(Line::styled(name, dim));
+        text.push(Line::styled(app.lines_engine.as_str(), dim));
         text.push(Line::styled(idle, dim));
         Paragraph::new(text)
             .wrap(Wrap { trim: true })
