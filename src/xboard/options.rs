@@ -4,7 +4,7 @@
 use std::ffi::OsStr;
 
 use crate::book::Book;
-use crate::engine::{Engine, EngineOptions, MAX_ELO, MIN_ELO};
+use crate::engine::{DEFAULT_HCE_SHARE, Engine, EngineOptions, Evaluation, MAX_ELO, MIN_ELO};
 use crate::engines::policy::PlayPolicy;
 use crate::tablebase::Tablebases;
 
@@ -21,6 +21,9 @@ pub struct Values {
     syzygy_path: String,
     probe_depth: i32,
     rule50: bool,
+    use_nnue: bool,
+    eval_file: String,
+    hce_share: u8,
 }
 
 /// What a change needs done to the engine, the book or the tables.
@@ -32,6 +35,8 @@ pub enum Change {
     Strength,
     Book,
     Tables,
+    Evaluation,
+    ClearHash,
 }
 
 const DEFAULT_ELO: u32 = 1500;
@@ -53,6 +58,10 @@ pub fn declarations() -> Vec<String> {
         "Syzygy Path -path ".to_owned(),
         "Syzygy Probe Depth -spin 1 1 100".to_owned(),
         "Syzygy 50 Move Rule -check 1".to_owned(),
+        "Use NNUE -check 1".to_owned(),
+        "Eval File -file ".to_owned(),
+        format!("Hand Crafted Share -spin {DEFAULT_HCE_SHARE} 0 100"),
+        "Clear Hash -button".to_owned(),
     ]
 }
 
@@ -89,6 +98,12 @@ impl Values {
             syzygy_path: String::new(),
             probe_depth: 1,
             rule50: true,
+            use_nnue: engine.evaluation != Evaluation::HandCrafted,
+            eval_file: String::new(),
+            hce_share: match engine.evaluation {
+                Evaluation::Nnue { hce_share, .. } => hce_share,
+                Evaluation::HandCrafted => DEFAULT_HCE_SHARE,
+            },
         }
     }
 
@@ -136,6 +151,19 @@ impl Values {
                 self.rule50 = check(name, value)?;
                 Change::Tables
             }
+            "use nnue" => {
+                self.use_nnue = check(name, value)?;
+                Change::Evaluation
+            }
+            "eval file" => {
+                self.eval_file = value.to_owned();
+                Change::Evaluation
+            }
+            "hand crafted share" => {
+                self.hce_share = number(name, value, 0, 100)?;
+                Change::Evaluation
+            }
+            "clear hash" => Change::ClearHash,
             _ => return Err(format!("no option '{name}'")),
         })
     }
@@ -179,6 +207,20 @@ impl Change {
                 }
                 engine.set_tablebases(policy.search_tables(values.probe_depth, values.rule50));
             }
+            Change::Evaluation => {
+                let network = if values.eval_file.is_empty() {
+                    Evaluation::embedded()
+                } else {
+                    Evaluation::from_file(values.eval_file.as_ref())
+                        .map_err(|e| format!("Eval File: {e}; keeping the current network"))?
+                };
+                engine.set_evaluation(if values.use_nnue {
+                    network.with_hce_share(values.hce_share)
+                } else {
+                    Evaluation::HandCrafted
+                });
+            }
+            Change::ClearHash => engine.clear_hash(),
         }
         Ok(())
     }

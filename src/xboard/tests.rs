@@ -291,12 +291,24 @@ fn pondering_hints_draws_and_options() {
             "option Own Book=0",
             "option Limit Strength=0",
             "option Move Overhead=10",
+            "option Use NNUE=0",
+            "option Use NNUE=1",
+            "option Hand Crafted Share=30",
+            "option Clear Hash",
+            "option Eval File=/nonexistent/net.bin",
             "usermove e2e4",
         ],
     );
     let mut pos = Position::startpos();
     pos.play_unchecked(pos.parse_uci("e2e4").unwrap());
     let reply = engine_move(&out.wait_for("move "), &pos);
+    // A network file that cannot be read keeps the evaluation, and says why.
+    assert!(
+        out.text().contains("tellusererror Eval File: ")
+            && out.text().contains("keeping the current network"),
+        "{}",
+        out.text()
+    );
     pos.play_unchecked(reply);
     // The engine ponders on the reply it expects, and hints it.
     std::thread::sleep(Duration::from_millis(50));
