@@ -11,7 +11,9 @@ use std::thread;
 use std::time::Duration;
 
 use crate::chess::{ByColor, Color, Move, Position};
-use crate::engine::{self, Clock, Engine, Limit, SearchEvent, SearchLimits, TablebaseConfig};
+use crate::engine::{
+    self, Bound, Clock, Engine, Limit, SearchEvent, SearchLimits, TablebaseConfig,
+};
 use crate::engines::cecp::CecpClient;
 use crate::engines::external::{ClientError, EngineSpec, HANDSHAKE_TIMEOUT, Protocol, UciClient};
 use crate::engines::score::white_score;
@@ -31,6 +33,8 @@ pub struct PvInfo {
     pub hashfull: u32,
     pub tbhits: u64,
     pub pv: Vec<Move>,
+    /// A bound (the search failed high or low and goes on): its line may be cut short.
+    pub partial: bool,
 }
 
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -492,6 +496,7 @@ fn forward(
                     nps: info.nps,
                     hashfull: info.hashfull,
                     tbhits: info.tbhits,
+                    partial: info.bound != Bound::Exact,
                     pv: info.pv,
                 }),
             ),

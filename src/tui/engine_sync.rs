@@ -10,7 +10,7 @@ use super::learn;
 use super::mode::Attempt;
 use super::play;
 use crate::engines::external::EngineSpec;
-use crate::engines::service::{EngineCommand, EngineEvent, GoLimits, SearchId};
+use crate::engines::service::{EngineCommand, EngineEvent, GoLimits, PvInfo, SearchId};
 
 pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
     let Some(search) = app.search.as_ref().filter(|s| s.id == id) else {
@@ -46,12 +46,8 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                     }
                 }
             }
-            let slot = (info.multipv.max(1) - 1) as usize;
-            if slot < app.lines.len() {
-                app.lines[slot] = info;
-            } else {
-                app.lines.push(info);
-            }
+            let shown = app.config.multipv.max(1) as usize;
+            merge_line(&mut app.lines, info, shown);
         }
         EngineEvent::BestMove { best, ponder } => {
             app.search = None;
@@ -90,6 +86,21 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
             }
         }
     }
+}
+
+/// Keeps the engine's lines distinct and complete: a line replaces the one shown with the same
+/// first move; a partial line (a bound, its line cut short) leaves a complete one in place; at
+/// most `shown` lines stay, the newest iteration's first, in the engine's order.
+pub fn merge_line(lines: &mut Vec<PvInfo>, info: PvInfo, shown: usize) {
+    let first = info.pv.first().copied();
+    let same = |l: &PvInfo| l.pv.first().copied() == first;
+    if info.partial && lines.iter().any(|l| same(l) && !l.partial) {
+        return;
+    }
+    lines.retain(|l| !same(l));
+    lines.push(info);
+    lines.sort_by_key(|l| (std::cmp::Reverse(l.depth), l.multipv));
+    lines.truncate(shown);
 }
 
 /// The end of the whole-game pass: the summary `annotate` writes goes before the first move.
