@@ -228,7 +228,7 @@ fn typed_moves_san_uci_prefix_and_errors() {
     keys(&mut app, "<Esc>");
     assert!(app.input.is_empty());
     keys(&mut app, "e9<Enter>");
-    assert_eq!(app.message.as_ref().unwrap().1, "e9 is not legal here");
+    assert_eq!(app.message.as_ref().unwrap().1, "e9 is not a square");
     assert_eq!(app.input, "e9");
     keys(&mut app, "<BS><BS>Qh5<Enter>");
     assert_eq!(app.message.as_ref().unwrap().1, "Qh5 is not legal here");
@@ -260,6 +260,28 @@ fn an_ambiguous_typed_move_names_the_candidates() {
         super::typed::parse_typed(&three, "Nd3").unwrap_err(),
         "Nd3 is ambiguous: N2d3, Nb4d3 or Nfd3"
     );
+}
+
+#[test]
+fn typed_moves_forgive_lower_case_and_name_what_is_wrong() {
+    let parse = |fen: &str, text: &str| {
+        let pos = Position::from_fen(fen).unwrap();
+        super::typed::parse_typed(&pos, text).map(|m| pos.san(m))
+    };
+    let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+    assert_eq!(parse(start, "nf3"), Ok("Nf3".to_owned()));
+    let italian = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    assert_eq!(parse(italian, "bc4"), Ok("Bc4".to_owned()));
+    let castle = "r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    assert_eq!(parse(castle, "o-o"), Ok("O-O".to_owned()));
+    // A lower-case b is a pawn's file first: bxc3 takes with the pawn.
+    let both = "4k3/8/8/8/8/2n5/1P1B4/4K3 w - - 0 1";
+    assert_eq!(parse(both, "bxc3"), Ok("bxc3".to_owned()));
+    // The one legal move a lower-case prefix starts.
+    assert_eq!(parse(start, "nf"), Ok("Nf3".to_owned()));
+    assert_eq!(parse(start, "Ke9"), Err("e9 is not a square".to_owned()));
+    assert_eq!(parse(start, "Ni3"), Err("i3 is not a square".to_owned()));
+    assert_eq!(parse(start, "Ke2"), Err("Ke2 is not legal here".to_owned()));
 }
 
 #[test]

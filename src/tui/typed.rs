@@ -37,13 +37,17 @@ pub fn type_move(app: &mut App, key: EditKey) {
     }
 }
 
-/// SAN or UCI, or the one legal move the text is a prefix of.
+/// SAN (a piece letter in lower case too: `nf3`, `bc4`, `o-o`) or UCI, or the one legal move
+/// the text is a prefix of.
 pub fn parse_typed(pos: &Position, text: &str) -> Result<Move, String> {
     let san = pos.parse_san(text);
     if let Ok(m) = san {
         return Ok(m);
     }
     if let Ok(m) = pos.parse_uci(text) {
+        return Ok(m);
+    }
+    if let Some(m) = capitalised(text).and_then(|t| pos.parse_san(&t).ok()) {
         return Ok(m);
     }
     if let Err(crate::chess::SanError::Ambiguous(_)) = san {
@@ -55,9 +59,45 @@ pub fn parse_typed(pos: &Position, text: &str) -> Result<Move, String> {
     let matches = completions(pos, text);
     match matches.as_slice() {
         [one] => pos.parse_san(one).map_err(|e| e.to_string()),
-        [] => Err(format!("{text} is not legal here")),
+        [] => Err(match off_board(text) {
+            Some(square) => format!("{square} is not a square"),
+            None => format!("{text} is not legal here"),
+        }),
         many => Err(format!("{text} could be {}", or_list(many))),
     }
+}
+
+/// The text with its piece letter in upper case (`nf3` -> `Nf3`, `o-o` -> `O-O`); `None` when
+/// it does not start with one (a lower-case `b` is a pawn's file in SAN, so `bxc4` stays a pawn
+/// capture when that is legal: this is tried only after the text failed as typed).
+fn capitalised(text: &str) -> Option<String> {
+    let mut chars = text.chars();
+    match chars.next()? {
+        c @ ('n' | 'b' | 'r' | 'q' | 'k') => {
+            Some(format!("{}{}", c.to_ascii_uppercase(), chars.as_str()))
+        }
+        'o' | '0' => Some(text.to_ascii_uppercase().replace('0', "O")),
+        _ => None,
+    }
+}
+
+/// The target of a typed move that is no square of the board (`Ke9`: `e9`).
+fn off_board(text: &str) -> Option<String> {
+    let bare = text.trim_end_matches(['+', '#', '!', '?']);
+    let bare = bare.split('=').next().unwrap_or(bare);
+    let target: String = bare
+        .chars()
+        .rev()
+        .take(2)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let mut chars = target.chars();
+    let (file, rank) = (chars.next()?, chars.next()?);
+    let looks_like_square = file.is_ascii_lowercase() && rank.is_ascii_digit();
+    let on_board = ('a'..='h').contains(&file) && ('1'..='8').contains(&rank);
+    (looks_like_square && !on_board).then_some(target)
 }
 
 /// The legal moves an ambiguous SAN could mean: same piece, same target, a file or rank more.
@@ -86,16 +126,21 @@ fn or_list(items: &[String]) -> String {
     }
 }
 
-/// Legal moves in SAN whose SAN (or UCI) starts with `text`.
+/// Legal moves in SAN whose SAN (or UCI, or SAN with the piece letter in lower case) starts with
+/// `text`.
 pub fn completions(pos: &Position, text: &str) -> Vec<String> {
     if text.is_empty() {
         return Vec::new();
     }
+    let upper = capitalised(text);
     pos.legal_moves()
         .iter()
         .filter_map(|&m| {
             let san = pos.san(m);
-            (san.starts_with(text) || pos.uci(m).starts_with(text)).then_some(san)
+            let starts = san.starts_with(text)
+                || pos.uci(m).starts_with(text)
+                || upper.as_ref().is_some_and(|t| san.starts_with(t.as_str()));
+            starts.then_some(san)
         })
         .collect()
 }
