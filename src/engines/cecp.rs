@@ -8,7 +8,7 @@
 
 use std::io::{self, BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use crate::chess::{CastlingMode, Move, Position, UciMove};
 use crate::engine::{Limit, Score, SearchEvent, SearchInfo, SearchLimits};
 
-use super::external::{ClientError, EngineSpec, end, spawn};
+use super::external::{ClientError, EngineSpec, control_line, end, spawn};
 
 /// The search the engine is on: its root, and what its last line began with; and the game it
 /// plays (not in force mode), so the next search can send only the opponent's reply.
@@ -367,18 +367,7 @@ impl CecpClient {
     }
 
     fn control_line(&self, deadline: Instant) -> Result<String, ClientError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.control.recv_timeout(wait) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(ClientError::NoAnswer {
-                name: self.spec.name.clone(),
-                command: "protover 2",
-                waited: wait,
-            }),
-            Err(RecvTimeoutError::Disconnected) => Err(ClientError::Exited {
-                name: self.spec.name.clone(),
-            }),
-        }
+        control_line(&self.control, &self.spec.name, deadline, "protover 2")
     }
 }
 

@@ -216,18 +216,29 @@ impl UciClient {
         deadline: Instant,
         command: &'static str,
     ) -> Result<String, ClientError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.control.recv_timeout(wait) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(ClientError::NoAnswer {
-                name: self.spec.name.clone(),
-                command,
-                waited: wait,
-            }),
-            Err(RecvTimeoutError::Disconnected) => Err(ClientError::Exited {
-                name: self.spec.name.clone(),
-            }),
-        }
+        control_line(&self.control, &self.spec.name, deadline, command)
+    }
+}
+
+/// The next line an engine wrote other than search output, by `deadline`: the answer to
+/// `command`, or why there is none.
+pub(crate) fn control_line(
+    control: &Receiver<String>,
+    name: &str,
+    deadline: Instant,
+    command: &'static str,
+) -> Result<String, ClientError> {
+    let wait = deadline.saturating_duration_since(Instant::now());
+    match control.recv_timeout(wait) {
+        Ok(line) => Ok(line),
+        Err(RecvTimeoutError::Timeout) => Err(ClientError::NoAnswer {
+            name: name.to_owned(),
+            command,
+            waited: wait,
+        }),
+        Err(RecvTimeoutError::Disconnected) => Err(ClientError::Exited {
+            name: name.to_owned(),
+        }),
     }
 }
 
@@ -241,17 +252,32 @@ impl Drop for UciClient {
 
 /// Starts an engine's process, its input and output piped.
 pub(crate) fn spawn(spec: &EngineSpec) -> Result<(Child, ChildStdin, ChildStdout), ClientError> {
-    let mut child = Command::new(&spec.path)
-        .args(&spec.args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|source| ClientError::Spawn {
-            name: spec.name.clone(),
-            path: spec.path.clone(),
-            source,
-        })?;
+    let start = || {
+        Command::new(&spec.path)
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+    };
+    // A program just written (an engine installed a moment ago) can be "busy" while another
+    // thread's child still holds it open for writing between its fork and exec: try again.
+    const TEXT_FILE_BUSY: i32 = 26;
+    let mut started = start();
+    for _ in 0..10 {
+        match &started {
+            Err(e) if e.raw_os_error() == Some(TEXT_FILE_BUSY) => {
+                thread::sleep(Duration::from_millis(20));
+                started = start();
+            }
+            _ => break,
+        }
+    }
+    let mut child = started.map_err(|source| ClientError::Spawn {
+        name: spec.name.clone(),
+        path: spec.path.clone(),
+        source,
+    })?;
     let stdin = child.stdin.take().expect("piped stdin");
     let stdout = child.stdout.take().expect("piped stdout");
     Ok((child, stdin, stdout))
