@@ -6,8 +6,7 @@
 //! ponder, the engine is told `hard` and thinks on the opponent's time itself; the service's
 //! ponder search waits for `ponderhit`, then sends the reply.
 
-use std::io::{self, BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin};
+use std::io::{self, BufRead, BufReader};
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
@@ -16,7 +15,7 @@ use std::time::{Duration, Instant};
 use crate::chess::{CastlingMode, Move, Position, UciMove};
 use crate::engine::{Limit, Score, SearchEvent, SearchInfo, SearchLimits};
 
-use super::external::{ClientError, EngineSpec, control_line, end, spawn};
+use super::external::{ClientError, EngineProcess, EngineSpec};
 
 /// The search the engine is on: its root, and what its last line began with; and the game it
 /// plays (not in force mode), so the next search can send only the opponent's reply.
@@ -69,12 +68,9 @@ struct Deferred {
 }
 
 pub struct CecpClient {
-    spec: EngineSpec,
-    child: Child,
-    stdin: ChildStdin,
+    process: EngineProcess,
     /// Features the engine declared (`name=value`).
     features: Vec<(String, String)>,
-    control: Receiver<String>,
     events: Sender<SearchEvent>,
     current: Shared,
     deferred: Option<Deferred>,
@@ -87,21 +83,15 @@ impl CecpClient {
         spec: &EngineSpec,
         timeout: Duration,
     ) -> Result<(CecpClient, Receiver<SearchEvent>), ClientError> {
-        let (child, stdin, stdout) = spawn(spec)?;
-        let (control_tx, control) = mpsc::channel();
         let (events_tx, events) = mpsc::channel();
         let current: Shared = Arc::default();
         let reader = (Arc::clone(&current), events_tx.clone());
-        thread::Builder::new()
-            .name(format!("cecp-{}", spec.name))
-            .spawn(move || read_output(stdout, &control_tx, &reader.1, &reader.0))
-            .expect("spawning a thread");
+        let process = EngineProcess::start(spec, "cecp", move |stdout, control| {
+            read_output(stdout, &control, &reader.1, &reader.0)
+        })?;
         let mut client = CecpClient {
-            spec: spec.clone(),
-            child,
-            stdin,
+            process,
             features: Vec::new(),
-            control,
             events: events_tx,
             current,
             deferred: None,
@@ -110,7 +100,7 @@ impl CecpClient {
         client.send("protover 2")?;
         let deadline = Instant::now() + timeout;
         loop {
-            let line = client.control_line(deadline)?;
+            let line = client.process.control_line(deadline, "protover 2")?;
             let Some(list) = line.strip_prefix("feature ") else {
                 continue;
             };
@@ -135,7 +125,7 @@ impl CecpClient {
     }
 
     pub fn spec(&self) -> &EngineSpec {
-        &self.spec
+        &self.process.spec
     }
 
     fn feature(&self, name: &str) -> Option<&str> {
@@ -196,7 +186,7 @@ impl CecpClient {
         if *start != Position::startpos() {
             if self.feature("setboard") != Some("1") {
                 return Err(ClientError::Unsupported {
-                    name: self.spec.name.clone(),
+                    name: self.process.spec.name.clone(),
                     what: "a position other than the start (it has no setboard)",
                 });
             }
@@ -359,22 +349,7 @@ impl CecpClient {
     }
 
     fn send(&mut self, line: &str) -> Result<(), ClientError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|_| ClientError::Exited {
-                name: self.spec.name.clone(),
-            })
-    }
-
-    fn control_line(&self, deadline: Instant) -> Result<String, ClientError> {
-        control_line(&self.control, &self.spec.name, deadline, "protover 2")
-    }
-}
-
-impl Drop for CecpClient {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        end(&mut self.child);
+        self.process.send(line)
     }
 }
 

@@ -66,15 +66,11 @@ pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 type Roots = Arc<Mutex<VecDeque<Position>>>;
 
 pub struct UciClient {
-    spec: EngineSpec,
-    child: Child,
-    stdin: ChildStdin,
+    process: EngineProcess,
     /// The engine's own name (`id name`), else the configured one.
     id_name: String,
     /// Options the engine declared.
     declared: Vec<String>,
-    /// Lines other than search output (`uciok`, `readyok`, `id`, `option`).
-    control: Receiver<String>,
     roots: Roots,
 }
 
@@ -85,28 +81,22 @@ impl UciClient {
         spec: &EngineSpec,
         timeout: Duration,
     ) -> Result<(UciClient, Receiver<SearchEvent>), ClientError> {
-        let (child, stdin, stdout) = spawn(spec)?;
-        let (control_tx, control) = mpsc::channel();
         let (events_tx, events) = mpsc::channel();
         let roots: Roots = Arc::default();
         let reader_roots = Arc::clone(&roots);
-        thread::Builder::new()
-            .name(format!("uci-{}", spec.name))
-            .spawn(move || read_output(stdout, control_tx, events_tx, reader_roots))
-            .expect("spawning a thread");
+        let process = EngineProcess::start(spec, "uci", move |stdout, control| {
+            read_output(stdout, control, events_tx, reader_roots)
+        })?;
         let mut client = UciClient {
-            spec: spec.clone(),
-            child,
-            stdin,
+            process,
             id_name: spec.name.clone(),
             declared: Vec::new(),
-            control,
             roots,
         };
         client.send("uci")?;
         let deadline = Instant::now() + timeout;
         loop {
-            let line = client.control_line(deadline, "uci")?;
+            let line = client.process.control_line(deadline, "uci")?;
             if line == "uciok" {
                 break;
             }
@@ -130,11 +120,11 @@ impl UciClient {
     }
 
     pub fn spec(&self) -> &EngineSpec {
-        &self.spec
+        &self.process.spec
     }
 
     pub fn pid(&self) -> u32 {
-        self.child.id()
+        self.process.child.id()
     }
 
     /// Whether the engine declared option `name` (UCI option names ignore case).
@@ -150,7 +140,7 @@ impl UciClient {
     pub fn sync(&mut self, timeout: Duration) -> Result<(), ClientError> {
         self.send("isready")?;
         let deadline = Instant::now() + timeout;
-        while self.control_line(deadline, "isready")? != "readyok" {}
+        while self.process.control_line(deadline, "isready")? != "readyok" {}
         Ok(())
     }
 
@@ -200,10 +190,54 @@ impl UciClient {
 
     /// Whether the process is still running.
     pub fn is_alive(&mut self) -> bool {
-        matches!(self.child.try_wait(), Ok(None))
+        matches!(self.process.child.try_wait(), Ok(None))
     }
 
     fn send(&mut self, line: &str) -> Result<(), ClientError> {
+        self.process.send(line)
+    }
+}
+
+impl Drop for UciClient {
+    fn drop(&mut self) {
+        // The process, dropped next, sends `quit`.
+        let _ = self.send("stop");
+    }
+}
+
+/// An external engine's process, whatever its protocol: its input, and the lines of its output
+/// that are not search output. Dropping it tells the engine to quit and makes sure it is gone.
+pub(crate) struct EngineProcess {
+    pub spec: EngineSpec,
+    child: Child,
+    stdin: ChildStdin,
+    control: Receiver<String>,
+}
+
+impl EngineProcess {
+    /// Starts the program of `spec`; `read` runs on a thread of its own (named after `protocol`
+    /// and the engine) with the program's output and where to send the lines that are not
+    /// search output.
+    pub fn start(
+        spec: &EngineSpec,
+        protocol: &str,
+        read: impl FnOnce(ChildStdout, Sender<String>) + Send + 'static,
+    ) -> Result<EngineProcess, ClientError> {
+        let (child, stdin, stdout) = spawn(spec)?;
+        let (control_tx, control) = mpsc::channel();
+        thread::Builder::new()
+            .name(format!("{protocol}-{}", spec.name))
+            .spawn(move || read(stdout, control_tx))
+            .expect("spawning a thread");
+        Ok(EngineProcess {
+            spec: spec.clone(),
+            child,
+            stdin,
+            control,
+        })
+    }
+
+    pub fn send(&mut self, line: &str) -> Result<(), ClientError> {
         writeln!(self.stdin, "{line}")
             .and_then(|()| self.stdin.flush())
             .map_err(|_| ClientError::Exited {
@@ -211,47 +245,37 @@ impl UciClient {
             })
     }
 
-    fn control_line(
+    /// The next line the engine wrote other than search output, by `deadline`: the answer to
+    /// `command`, or why there is none.
+    pub fn control_line(
         &self,
         deadline: Instant,
         command: &'static str,
     ) -> Result<String, ClientError> {
-        control_line(&self.control, &self.spec.name, deadline, command)
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.control.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(ClientError::NoAnswer {
+                name: self.spec.name.clone(),
+                command,
+                waited: wait,
+            }),
+            Err(RecvTimeoutError::Disconnected) => Err(ClientError::Exited {
+                name: self.spec.name.clone(),
+            }),
+        }
     }
 }
 
-/// The next line an engine wrote other than search output, by `deadline`: the answer to
-/// `command`, or why there is none.
-pub(crate) fn control_line(
-    control: &Receiver<String>,
-    name: &str,
-    deadline: Instant,
-    command: &'static str,
-) -> Result<String, ClientError> {
-    let wait = deadline.saturating_duration_since(Instant::now());
-    match control.recv_timeout(wait) {
-        Ok(line) => Ok(line),
-        Err(RecvTimeoutError::Timeout) => Err(ClientError::NoAnswer {
-            name: name.to_owned(),
-            command,
-            waited: wait,
-        }),
-        Err(RecvTimeoutError::Disconnected) => Err(ClientError::Exited {
-            name: name.to_owned(),
-        }),
-    }
-}
-
-impl Drop for UciClient {
+impl Drop for EngineProcess {
     fn drop(&mut self) {
-        let _ = self.send("stop");
         let _ = self.send("quit");
         end(&mut self.child);
     }
 }
 
 /// Starts an engine's process, its input and output piped.
-pub(crate) fn spawn(spec: &EngineSpec) -> Result<(Child, ChildStdin, ChildStdout), ClientError> {
+fn spawn(spec: &EngineSpec) -> Result<(Child, ChildStdin, ChildStdout), ClientError> {
     let start = || {
         Command::new(&spec.path)
             .args(&spec.args)
@@ -284,7 +308,7 @@ pub(crate) fn spawn(spec: &EngineSpec) -> Result<(Child, ChildStdin, ChildStdout
 }
 
 /// Gives an engine told to quit a moment to do so, then makes sure it is gone.
-pub(crate) fn end(child: &mut Child) {
+fn end(child: &mut Child) {
     let deadline = Instant::now() + Duration::from_millis(500);
     while Instant::now() < deadline {
         if !matches!(child.try_wait(), Ok(None)) {
