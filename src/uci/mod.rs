@@ -416,45 +416,8 @@ pub fn run(input: impl BufRead, out: Output) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::io::Write;
-    use std::sync::Mutex;
-    use std::time::{Duration, Instant};
-
-    /// A writer the test can read back.
-    #[derive(Clone, Default)]
-    struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Buffer {
-        fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(b);
-            Ok(b.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-
-    impl Buffer {
-        fn text(&self) -> String {
-            String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
-        }
-
-        fn wait_for(&self, needle: &str) -> String {
-            let start = Instant::now();
-            while start.elapsed() < Duration::from_secs(20) {
-                let t = self.text();
-                if t.contains(needle) {
-                    return t;
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            panic!("no '{needle}' in:\n{}", self.text());
-        }
-
-        fn clear(&self) {
-            self.0.lock().unwrap().clear();
-        }
-    }
+    use crate::engines::protocol::testing::Buffer;
+    use std::time::Duration;
 
     fn session() -> (Session, Buffer) {
         let buf = Buffer::default();

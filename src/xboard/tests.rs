@@ -1,46 +1,9 @@
 //! The protocol driven command by command, as xboard would.
 
-use std::io::Write;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use super::*;
-
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buffer {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Buffer {
-    fn text(&self) -> String {
-        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
-    }
-
-    fn clear(&self) {
-        self.0.lock().unwrap().clear();
-    }
-
-    /// Waits for a line starting with `prefix` and returns it.
-    fn wait_for(&self, prefix: &str) -> String {
-        let start = Instant::now();
-        while start.elapsed() < Duration::from_secs(20) {
-            if let Some(line) = self.text().lines().find(|l| l.starts_with(prefix)) {
-                return line.to_owned();
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        panic!("no line starting '{prefix}' in:\n{}", self.text());
-    }
-}
+use crate::engines::protocol::testing::Buffer;
 
 fn session() -> (Session, Buffer) {
     let buf = Buffer::default();
@@ -123,7 +86,7 @@ fn handshake_features_ping_and_bad_input() {
     // nopost: the engine moves without thinking output.
     out.clear();
     send(&mut s, &["new", "post", "nopost", "sd 3", "force", "go"]);
-    engine_move(&out.wait_for("move "), &Position::startpos());
+    engine_move(&out.wait_for_line("move "), &Position::startpos());
     let thinking = out
         .text()
         .lines()
@@ -143,7 +106,7 @@ fn the_engine_plays_its_side_with_thinking_output() {
     );
     let mut pos = Position::startpos();
     pos.play_unchecked(pos.parse_uci("e2e4").unwrap());
-    let reply = engine_move(&out.wait_for("move "), &pos);
+    let reply = engine_move(&out.wait_for_line("move "), &pos);
     // Thinking: depth, score, time in centiseconds, nodes, a line in coordinates.
     let thinking = out
         .text()
@@ -186,7 +149,7 @@ fn the_engine_plays_its_side_with_thinking_output() {
     assert!(!out.text().contains("move "), "{}", out.text());
     // Back to the position after 1. e4 and the engine's reply: White to move, the engine on it.
     send(&mut s, &["go"]);
-    let m = engine_move(&out.wait_for("move "), &pos);
+    let m = engine_move(&out.wait_for_line("move "), &pos);
     pos.play_unchecked(m);
     // playother: the engine takes the side not to move, the user moves for the other.
     out.clear();
@@ -194,7 +157,7 @@ fn the_engine_plays_its_side_with_thinking_output() {
     let theirs = pos.legal_moves().iter().copied().next().unwrap();
     send(&mut s, &[&format!("usermove {}", uci(theirs))]);
     pos.play_unchecked(theirs);
-    engine_move(&out.wait_for("move "), &pos);
+    engine_move(&out.wait_for_line("move "), &pos);
     send(&mut s, &["result 1/2-1/2 {agreed}"]);
     assert!(!s.handle_line("quit"));
     s.shutdown();
@@ -215,12 +178,12 @@ fn clocks_levels_nps_and_move_now() {
     );
     let mut pos = Position::startpos();
     pos.play_unchecked(pos.parse_uci("d2d4").unwrap());
-    engine_move(&out.wait_for("move "), &pos);
+    engine_move(&out.wait_for_line("move "), &pos);
 
     // `st` with `nps`: the nodes that rate gives in the move's time, however fast the machine.
     let (mut s2, out2) = session();
     send(&mut s2, &["new", "post", "st 1", "nps 5000", "force", "go"]);
-    engine_move(&out2.wait_for("move "), &Position::startpos());
+    engine_move(&out2.wait_for_line("move "), &Position::startpos());
     let most_nodes = out2
         .text()
         .lines()
@@ -235,7 +198,7 @@ fn clocks_levels_nps_and_move_now() {
     send(&mut s, &["force", "new", "st 86400", "force", "go"]);
     std::thread::sleep(Duration::from_millis(200));
     send(&mut s, &["?"]);
-    engine_move(&out.wait_for("move "), &Position::startpos());
+    engine_move(&out.wait_for_line("move "), &Position::startpos());
     s.shutdown();
 }
 
@@ -253,15 +216,15 @@ fn analyze_a_chess960_position_set_with_setboard() {
             "analyze",
         ],
     );
-    let first = out.wait_for("1 ");
+    let first = out.wait_for_line("1 ");
     assert!(first.split_whitespace().count() >= 5, "{first}");
     send(&mut s, &["."]);
-    let stat = out.wait_for("stat01: ");
+    let stat = out.wait_for_line("stat01: ");
     assert_eq!(stat.split_whitespace().nth(5), Some("20"), "{stat}");
     // A move while analysing: the analysis goes on from the new position.
     out.clear();
     send(&mut s, &["usermove g2g3"]);
-    out.wait_for("1 ");
+    out.wait_for_line("1 ");
     send(&mut s, &["exit", "force"]);
     assert!(!out.text().contains("move "), "analysis plays no move");
 
@@ -272,7 +235,7 @@ fn analyze_a_chess960_position_set_with_setboard() {
     let castle = pos.parse_san("O-O").unwrap();
     let after = pos.play(castle).unwrap();
     send(&mut s, &["go"]);
-    engine_move(&out.wait_for("move "), &after);
+    engine_move(&out.wait_for_line("move "), &after);
     s.shutdown();
 }
 
@@ -301,7 +264,7 @@ fn pondering_hints_draws_and_options() {
     );
     let mut pos = Position::startpos();
     pos.play_unchecked(pos.parse_uci("e2e4").unwrap());
-    let reply = engine_move(&out.wait_for("move "), &pos);
+    let reply = engine_move(&out.wait_for_line("move "), &pos);
     // A network file that cannot be read keeps the evaluation, and says why.
     assert!(
         out.text().contains("tellusererror Eval File: ")
@@ -314,7 +277,7 @@ fn pondering_hints_draws_and_options() {
     std::thread::sleep(Duration::from_millis(50));
     out.clear();
     send(&mut s, &["hint"]);
-    let hint = out.wait_for("Hint: ");
+    let hint = out.wait_for_line("Hint: ");
     let expected = pos
         .parse_uci(hint.trim_start_matches("Hint: "))
         .expect("a legal hint");
@@ -323,15 +286,15 @@ fn pondering_hints_draws_and_options() {
     let text = UciMove::from_move(expected, CastlingMode::Standard).to_string();
     send(&mut s, &[&format!("usermove {text}")]);
     pos.play_unchecked(expected);
-    engine_move(&out.wait_for("move "), &pos);
+    engine_move(&out.wait_for_line("move "), &pos);
     // A draw offer in the opening is declined (no `offer draw`).
     send(&mut s, &["draw", "easy", "ping 3"]);
-    out.wait_for("pong 3");
+    out.wait_for_line("pong 3");
     assert!(!out.text().contains("offer draw"), "{}", out.text());
     // The book: the engine's first move comes from it without a search.
     out.clear();
     send(&mut s, &["new", "post", "option Own Book=1", "force", "go"]);
-    let first = engine_move(&out.wait_for("move "), &Position::startpos());
+    let first = engine_move(&out.wait_for_line("move "), &Position::startpos());
     assert!(
         crate::book::Book::embedded()
             .probe(&Position::startpos())
@@ -353,7 +316,7 @@ fn pondering_hints_draws_and_options() {
                 "go",
             ],
         );
-        out.wait_for("move ");
+        out.wait_for_line("move ");
         let tb_scores = out
             .text()
             .lines()
