@@ -569,10 +569,7 @@ mod tests {
 
     #[test]
     fn real_engine_answers_through_the_link() {
-        let (tx, rx) = mpsc::channel();
-        let link = EngineService::spawn(move |id, ev| {
-            let _ = tx.send((id, ev));
-        });
+        let (link, rx) = service();
         let start = Position::startpos();
         let e4 = start.parse_uci("e2e4").unwrap();
         link.send(EngineCommand::Go {
@@ -611,10 +608,7 @@ mod tests {
             engines.push(Some(spec("stockfish", stockfish)));
         }
         for engine in engines {
-            let (tx, rx) = mpsc::channel();
-            let link = EngineService::spawn(move |id, ev| {
-                let _ = tx.send((id, ev));
-            });
+            let (link, rx) = service();
             let start = Position::startpos();
             let e4 = start.parse_uci("e2e4").unwrap();
             link.send(EngineCommand::Go {
@@ -648,6 +642,21 @@ mod tests {
             options: Vec::new(),
             protocol: Default::default(),
         }
+    }
+
+    /// A service whose events come back on the receiver.
+    fn service() -> (EngineService, Receiver<(SearchId, EngineEvent)>) {
+        let (tx, rx) = mpsc::channel();
+        let service = EngineService::spawn(move |id, ev| {
+            let _ = tx.send((id, ev));
+        });
+        (service, rx)
+    }
+
+    /// The position after 1. e4, where the tests' searches are.
+    fn after_e4() -> Position {
+        let start = Position::startpos();
+        start.play(start.parse_uci("e2e4").unwrap()).unwrap()
     }
 
     /// Events until the best move of search `id`.
@@ -684,10 +693,7 @@ mod tests {
 
     #[test]
     fn external_engines_crash_or_missing_fall_back_to_ours() {
-        let (tx, rx) = mpsc::channel();
-        let link = EngineService::spawn(move |id, ev| {
-            let _ = tx.send((id, ev));
-        });
+        let (link, rx) = service();
         // A missing program: a notice, and our engine answers the same search.
         link.send(go_on(
             1,
@@ -726,10 +732,7 @@ mod tests {
             eprintln!("skipping: no stockfish");
             return;
         }
-        let (tx, rx) = mpsc::channel();
-        let link = EngineService::spawn(move |id, ev| {
-            let _ = tx.send((id, ev));
-        });
+        let (link, rx) = service();
         link.send(go_on(7, Some(spec("stockfish", path))));
         let events = until_best(&rx, 7);
         assert!(
@@ -737,9 +740,7 @@ mod tests {
                 .iter()
                 .any(|e| matches!(e, EngineEvent::Info(i) if !i.pv.is_empty()))
         );
-        let after_e4 = Position::startpos()
-            .play(Position::startpos().parse_uci("e2e4").unwrap())
-            .unwrap();
+        let after_e4 = after_e4();
         assert!(
             matches!(events.last(), Some(EngineEvent::BestMove { best: Some(m), .. }) if after_e4.is_legal(*m))
         );
@@ -752,19 +753,14 @@ mod tests {
             eprintln!("skipping: no fairymax");
             return;
         }
-        let (tx, rx) = mpsc::channel();
-        let service = EngineService::spawn(move |id, ev| {
-            let _ = tx.send((id, ev));
-        });
+        let (service, rx) = service();
         let fairymax = EngineSpec {
             protocol: Protocol::Xboard,
             ..spec("fairymax", path)
         };
         // A move in the time given, legal after 1. e4.
         service.send(go_on(1, Some(fairymax.clone())));
-        let after_e4 = Position::startpos()
-            .play(Position::startpos().parse_uci("e2e4").unwrap())
-            .unwrap();
+        let after_e4 = after_e4();
         let events = until_best(&rx, 1);
         assert!(
             matches!(events.last(), Some(EngineEvent::BestMove { best: Some(m), .. }) if after_e4.is_legal(*m)),
