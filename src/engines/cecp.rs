@@ -425,8 +425,9 @@ fn search_output(line: &str, root: &Position, current: &Shared) -> Option<Search
     Some(SearchEvent::Info(info))
 }
 
-/// A move as CECP engines write it: coordinates, or SAN (`Nf3`, `O-O`).
-fn parse_move(pos: &Position, text: &str) -> Option<Move> {
+/// A move as the xboard protocol writes it, both ways: coordinates, or SAN (`Nf3`, `O-O`,
+/// `0-0`); `None` unless legal in `pos`.
+pub fn parse_move(pos: &Position, text: &str) -> Option<Move> {
     let text = text.trim_end_matches(['+', '#', '!', '?']);
     pos.parse_uci(text)
         .ok()

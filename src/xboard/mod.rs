@@ -18,6 +18,7 @@ use crate::chess::{ByColor, CastlingMode, Color, Move, Position, UciMove};
 use crate::engine::{
     Clock, Engine, EngineOptions, Limit, Score, SearchEvent, SearchInfo, SearchLimits,
 };
+use crate::engines::cecp::parse_move;
 use crate::engines::policy::{BookRule, PlayPolicy};
 use crate::engines::protocol::read_lines;
 
@@ -194,14 +195,6 @@ impl State {
         UciMove::from_move(m, CastlingMode::Standard).to_string()
     }
 
-    /// A move from xboard: coordinates (`e2e4`, `e7e8q`, `e1g1`), or SAN such as `O-O`.
-    fn parse_move(&self, pos: &Position, text: &str) -> Option<Move> {
-        pos.parse_uci(text)
-            .ok()
-            .or_else(|| pos.parse_san(&text.replace('0', "O")).ok())
-            .filter(|&m| pos.is_legal(m))
-    }
-
     fn command(&mut self, line: &str) -> bool {
         let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
         let rest = rest.trim();
@@ -281,7 +274,7 @@ impl State {
             "draw" => self.draw_offered(),
             "?" => self.engine.stop(),
             "memory" | "cores" | "egtpath" | "option" => self.option(word, rest),
-            _ if self.parse_move(&self.position(), word).is_some() && rest.is_empty() => {
+            _ if parse_move(&self.position(), word).is_some() && rest.is_empty() => {
                 self.user_move(word);
             }
             _ => self.out.line(&format!("Error (unknown command): {line}")),
@@ -360,7 +353,7 @@ impl State {
 
     fn user_move(&mut self, text: &str) {
         let pos = self.position();
-        let Some(m) = self.parse_move(&pos, text) else {
+        let Some(m) = parse_move(&pos, text) else {
             return self.out.line(&format!("Illegal move: {text}"));
         };
         if pos.outcome(&self.history()).is_some() {
