@@ -150,7 +150,8 @@ impl EngineService {
 
 /// One engine as the service drives it: the built-in one or an external UCI engine.
 trait Backend {
-    /// Searches `moves` played from `start`; the events come back tagged with `id`.
+    /// Searches `moves` played from `start`; the events come back tagged with `id`. The worker
+    /// has stopped every engine before.
     fn go(
         &mut self,
         id: SearchId,
@@ -313,7 +314,6 @@ impl Backend for BuiltIn {
         moves: &[Move],
         limits: &SearchLimits,
     ) -> Result<(), ClientError> {
-        self.engine.stop();
         if self.engine.set_position(start.clone(), moves).is_err() {
             return Ok(());
         }
@@ -391,7 +391,6 @@ impl Backend for External {
         moves: &[Move],
         limits: &SearchLimits,
     ) -> Result<(), ClientError> {
-        let _ = self.client.stop();
         let turn = moves.iter().fold(start.turn(), |turn, _| !turn);
         lock(&self.pending).push_back((id, turn));
         let sent = self.client.go(start, moves, limits);
