@@ -7,6 +7,7 @@
 pub mod analysis;
 pub mod book;
 pub mod chess;
+pub mod db;
 pub mod engine;
 pub mod engines;
 pub mod game;

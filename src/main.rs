@@ -43,6 +43,8 @@ enum Command {
     Xboard,
     /// Check, convert, index and show PGN files.
     Pgn(cli::pgn::PgnArgs),
+    /// A game database from PGN files: import, explore by position, list games.
+    Db(cli::db::DbArgs),
     /// Annotate PGN games with engine evaluations, judgements and better lines.
     Annotate(cli::annotate::AnnotateArgs),
     /// Generate NNUE training data by self-play.
@@ -81,6 +83,7 @@ fn main() -> ExitCode {
         Some(Command::Uci) => cli::uci::run(),
         Some(Command::Xboard) => cli::xboard::run(),
         Some(Command::Pgn(args)) => cli::pgn::run(args),
+        Some(Command::Db(args)) => cli::db::run(args),
         Some(Command::Annotate(args)) => cli::annotate::run(args),
         Some(Command::Datagen(args)) => cli::datagen::run(args),
         Some(Command::Data(args)) => cli::data::run(args),

@@ -5,6 +5,7 @@ pub mod book;
 pub mod data;
 pub mod datafile;
 pub mod datagen;
+pub mod db;
 pub mod docs;
 pub mod interrupt;
 pub mod perft;

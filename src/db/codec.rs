@@ -1,0 +1,448 @@
+//! The compact forms the database stores: a move as its rank among the position's legal moves
+//! (one byte a ply), LEB128 varints, a position's postings (which games reached it, with what
+//! result and rating, and which move they played next) and the material signature that rules
+//! games out of a scan.
+
+use crate::chess::{CastlingSide, Color, Move, MoveKind, Position, Role, Square};
+use crate::game::{GameMove, GameResult};
+
+/// The "next move" of a game that ended in the position (no move is zero).
+pub const GAME_ENDS: u16 = 0;
+
+/// The "next move" of a game that passed (a null move, `--`): no move has this code.
+pub const NULL_NEXT: u16 = u16::MAX;
+
+/// A king's code that no king move has: a null move (`--` in PGN).
+const NULL_CODE: u8 = 15;
+
+const KNIGHT_JUMPS: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+const KING_STEPS: [(i32, i32); 8] = [
+    (0, 1),
+    (1, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
+const PROMOTIONS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
+
+/// Appends a legal move in about one byte, with no move generation either way: the high nibble
+/// numbers the moving piece among the mover's pieces in square order, the low nibble says
+/// where it goes for its kind of piece (a pawn's step or capture and promotion, a knight's
+/// jump, a king's step or castling, a rook's rank or file, a bishop's file and diagonal). A
+/// queen moves like a rook in one byte; diagonally its code is the impossible "to its own
+/// rank" and a second byte names the square.
+/// A null move is the king's piece with a code no king move has.
+pub fn encode_move(pos: &Position, mv: GameMove, out: &mut Vec<u8>) {
+    let us = pos.turn();
+    let mine = pos.by_color(us).0;
+    let number = |sq: Square| (mine & ((1u64 << sq as u64) - 1)).count_ones() as u8;
+    let m = match mv {
+        GameMove::Move(m) => m,
+        GameMove::Null => {
+            out.push(number(pos.king(us)) << 4 | NULL_CODE);
+            return;
+        }
+    };
+    let from = m.from();
+    let to = m.to();
+    let piece = number(from);
+    let (ff, fr) = (from.file().index() as i32, from.rank().index() as i32);
+    let (tf, tr) = (to.file().index() as i32, to.rank().index() as i32);
+    let (df, dr) = (tf - ff, tr - fr);
+    let straight = |file_move: bool| if file_move { tr as u8 } else { 8 + tf as u8 };
+    let code = match pos.role_at(from) {
+        Some(Role::Pawn) => match m.promotion_role() {
+            Some(role) => {
+                let index = PROMOTIONS.iter().position(|&r| r == role).unwrap_or(3) as u8;
+                4 + 3 * index + (df + 1) as u8
+            }
+            None if df == 0 => u8::from(dr.abs() == 2),
+            None if df < 0 => 2,
+            None => 3,
+        },
+        Some(Role::Knight) => KNIGHT_JUMPS
+            .iter()
+            .position(|&j| j == (df, dr))
+            .unwrap_or(0) as u8,
+        Some(Role::King) => match m.castling_side() {
+            Some(CastlingSide::King) => 8,
+            Some(CastlingSide::Queen) => 9,
+            None => KING_STEPS
+                .iter()
+                .position(|&s| s == (df.signum(), dr.signum()))
+                .unwrap_or(0) as u8,
+        },
+        Some(Role::Bishop) => tf as u8 + if df == dr { 0 } else { 8 },
+        Some(Role::Rook) => straight(df == 0),
+        Some(Role::Queen) if df == 0 || dr == 0 => straight(df == 0),
+        Some(Role::Queen) => {
+            out.push(piece << 4 | fr as u8);
+            out.push(to as u8);
+            return;
+        }
+        None => 0,
+    };
+    out.push(piece << 4 | code);
+}
+
+/// Reads a move written by [`encode_move`] at `*at`, moving past it. `None` for bytes that make
+/// no move of the mover's pieces here (a damaged record).
+pub fn decode_move(pos: &Position, bytes: &[u8], at: &mut usize) -> Option<GameMove> {
+    let byte = *bytes.get(*at)?;
+    *at += 1;
+    let us = pos.turn();
+    let mut mine = pos.by_color(us).0;
+    for _ in 0..byte >> 4 {
+        mine &= mine.wrapping_sub(1);
+    }
+    if mine == 0 {
+        return None;
+    }
+    let from = Square::new(mine.trailing_zeros());
+    let code = i32::from(byte & 15);
+    let (ff, fr) = (from.file().index() as i32, from.rank().index() as i32);
+    let square = |f: i32, r: i32| {
+        ((0..8).contains(&f) && (0..8).contains(&r)).then(|| Square::new((r * 8 + f) as u32))
+    };
+    let straight = || {
+        if code < 8 {
+            square(ff, code)
+        } else {
+            square(code - 8, fr)
+        }
+    };
+    let to = match pos.role_at(from)? {
+        Role::Pawn => {
+            let forward = if us == Color::White { 1 } else { -1 };
+            let (df, steps, promotion) = match code {
+                0 => (0, 1, None),
+                1 => (0, 2, None),
+                2 => (-1, 1, None),
+                3 => (1, 1, None),
+                _ => (
+                    (code - 4) % 3 - 1,
+                    1,
+                    Some(PROMOTIONS[((code - 4) / 3) as usize]),
+                ),
+            };
+            let to = square(ff + df, fr + forward * steps)?;
+            let capture = df != 0;
+            return Some(GameMove::Move(match promotion {
+                Some(role) => Move::promotion(from, to, role, capture),
+                None if code == 1 => Move::new(from, to, MoveKind::DoublePush),
+                None if capture && pos.ep_square() == Some(to) => {
+                    Move::new(from, to, MoveKind::EnPassant)
+                }
+                None => plain(pos, from, to),
+            }));
+        }
+        Role::Knight => {
+            let (df, dr) = *KNIGHT_JUMPS.get(code as usize)?;
+            square(ff + df, fr + dr)?
+        }
+        Role::King if code == i32::from(NULL_CODE) => return Some(GameMove::Null),
+        Role::King if code >= 8 => {
+            let side = if code == 8 {
+                CastlingSide::King
+            } else {
+                CastlingSide::Queen
+            };
+            let rook = pos.castling_rook(us, side)?;
+            return Some(GameMove::Move(Move::new(from, rook, MoveKind::Castle)));
+        }
+        Role::King => {
+            let (df, dr) = *KING_STEPS.get(code as usize)?;
+            square(ff + df, fr + dr)?
+        }
+        Role::Bishop => {
+            let file = code & 7;
+            let dr = if code < 8 { file - ff } else { ff - file };
+            square(file, fr + dr)?
+        }
+        Role::Rook => straight()?,
+        Role::Queen if code == fr => {
+            Square::try_new(u32::from(*bytes.get(*at)?)).inspect(|_| *at += 1)?
+        }
+        Role::Queen => straight()?,
+    };
+    Some(GameMove::Move(plain(pos, from, to)))
+}
+
+/// A move that is neither a pawn's special move nor castling: a capture or a quiet move.
+fn plain(pos: &Position, from: Square, to: Square) -> Move {
+    let kind = if pos.piece_at(to).is_some() {
+        MoveKind::Capture
+    } else {
+        MoveKind::Quiet
+    };
+    Move::new(from, to, kind)
+}
+
+pub fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// Reads a varint at `*at`, moving past it; `None` at the end or on a truncated one.
+pub fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
+    let mut v = 0u64;
+    for shift in (0..64).step_by(7) {
+        let b = *bytes.get(*at)?;
+        *at += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return Some(v);
+        }
+    }
+    None
+}
+
+/// A result in two bits, as postings store it.
+pub fn result_bits(result: GameResult) -> u64 {
+    match result {
+        GameResult::Unknown => 0,
+        GameResult::WhiteWins => 1,
+        GameResult::Draw => 2,
+        GameResult::BlackWins => 3,
+    }
+}
+
+fn result_from_bits(bits: u64) -> GameResult {
+    match bits & 3 {
+        1 => GameResult::WhiteWins,
+        2 => GameResult::Draw,
+        3 => GameResult::BlackWins,
+        _ => GameResult::Unknown,
+    }
+}
+
+/// One game at one position.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Posting {
+    pub game: u64,
+    pub result: GameResult,
+    /// The move played next ([`Move::to_u16`]), or [`GAME_ENDS`].
+    pub next: u16,
+    /// The players' mean rating, 0 when either has none.
+    pub rating: u16,
+}
+
+/// A run of postings in increasing game order, as one import appends them to a position:
+/// a 0 byte, then for each game the varint `(game - previous) << 2 | result`, the next move's
+/// two bytes and the varint rating. Game numbers start at 1, so only a run's start reads 0.
+#[derive(Default, Debug)]
+pub struct Run {
+    pub bytes: Vec<u8>,
+    last: u64,
+}
+
+impl Run {
+    pub fn push(&mut self, p: Posting) {
+        if self.bytes.is_empty() {
+            self.bytes.push(0);
+        }
+        debug_assert!(p.game > self.last, "postings go in game order");
+        put_varint(
+            &mut self.bytes,
+            (p.game - self.last) << 2 | result_bits(p.result),
+        );
+        self.bytes.extend_from_slice(&p.next.to_le_bytes());
+        put_varint(&mut self.bytes, u64::from(p.rating));
+        self.last = p.game;
+    }
+}
+
+/// Every posting of a stored position, runs one after another; stops at a damaged byte.
+pub fn postings(bytes: &[u8]) -> impl Iterator<Item = Posting> + '_ {
+    let mut at = 0;
+    let mut last = 0u64;
+    std::iter::from_fn(move || {
+        loop {
+            let head = get_varint(bytes, &mut at)?;
+            if head == 0 {
+                last = 0;
+                continue;
+            }
+            let next = u16::from_le_bytes([*bytes.get(at)?, *bytes.get(at + 1)?]);
+            at += 2;
+            let rating = get_varint(bytes, &mut at)?;
+            last += head >> 2;
+            return Some(Posting {
+                game: last,
+                result: result_from_bits(head),
+                next,
+                rating: u16::try_from(rating).unwrap_or(0),
+            });
+        }
+    })
+}
+
+/// What a position holds that can only go down as a game goes on: for each side the number of
+/// pieces, of pawns, and the pawns still on their first square. A game whose signature at some
+/// ply does not "cover" a position's never reaches that position later.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub struct Signature(pub u64);
+
+impl Signature {
+    /// Bits 0-7 White's home pawns (a2-h2), 8-15 Black's (a7-h7); from bit 16 four 6-bit
+    /// fields, each with a guard bit on top: White's pieces, White's pawns, Black's pieces,
+    /// Black's pawns.
+    pub fn of(pos: &Position) -> Signature {
+        let rank = |color: Color, index: u32| {
+            let pawns = pos.pieces(color, Role::Pawn);
+            (0..8).fold(0u64, |bits, file| {
+                let sq = Square::new(index * 8 + file);
+                bits | u64::from(pawns.contains(sq)) << file
+            })
+        };
+        let mut sig = rank(Color::White, 1) | rank(Color::Black, 6) << 8;
+        for (i, color) in [Color::White, Color::Black].into_iter().enumerate() {
+            let pieces = u64::from(pos.by_color(color).count());
+            let pawns = u64::from(pos.pieces(color, Role::Pawn).count());
+            sig |= pieces << (16 + 12 * i) | pawns << (22 + 12 * i);
+        }
+        Signature(sig)
+    }
+
+    /// Whether a game at `self` may still reach `later`: every home pawn of `later` is home
+    /// here, and neither side has fewer pieces or pawns here.
+    pub fn covers(self, later: Signature) -> bool {
+        const HOME: u64 = 0xffff;
+        const GUARDS: u64 = 0b100000_100000_100000_100000 << 16;
+        let home_ok = later.0 & HOME & !self.0 == 0;
+        // Each 6-bit field holds at most 32 < 2^5, so the guard bit survives the subtraction
+        // exactly when this field is at least `later`'s.
+        let counts = |s: Signature| s.0 >> 16 << 16 & !GUARDS;
+        let counts_ok = ((counts(self) | GUARDS) - counts(later)) & GUARDS == GUARDS;
+        home_ok && counts_ok
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+
+    fn after(moves: &str) -> Position {
+        let mut pos = Position::startpos();
+        for san in moves.split_whitespace() {
+            let m = pos.parse_san(san).unwrap();
+            pos = pos.play(m).unwrap();
+        }
+        pos
+    }
+
+    /// Every legal move of `pos`, written and read back; returns the bytes they took.
+    fn round_trip_all(pos: &Position) -> usize {
+        let mut bytes = 0;
+        for &m in pos.legal_moves().iter() {
+            let mut out = Vec::new();
+            encode_move(pos, GameMove::Move(m), &mut out);
+            let mut at = 0;
+            assert_eq!(
+                decode_move(pos, &out, &mut at),
+                Some(GameMove::Move(m)),
+                "{m:?} in {}",
+                pos.fen()
+            );
+            assert_eq!(at, out.len());
+            bytes += out.len();
+        }
+        bytes
+    }
+
+    #[test]
+    fn every_legal_move_round_trips_in_about_a_byte() {
+        let fens = [
+            crate::chess::STARTPOS,
+            // Castling both ways, en passant, promotions with and without capture.
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "8/8/8/2k5/2pP4/8/B7/4K3 b - d3 0 3",
+            "4k3/8/8/8/8/8/8/Q3K2Q w - - 0 1",
+        ];
+        let (mut moves, mut bytes) = (0, 0);
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            moves += pos.legal_moves().len();
+            bytes += round_trip_all(&pos);
+        }
+        // Chess960: castling where the king and rook start elsewhere.
+        let frc = Position::from_fen_with_mode(
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+            crate::chess::CastlingMode::Chess960,
+        )
+        .unwrap();
+        round_trip_all(&frc);
+        assert!(bytes < moves * 13 / 10, "{bytes} bytes for {moves} moves");
+        let pos = Position::startpos();
+        let mut out = Vec::new();
+        encode_move(&pos, GameMove::Null, &mut out);
+        assert_eq!(decode_move(&pos, &out, &mut 0), Some(GameMove::Null));
+        assert_eq!(decode_move(&pos, &[], &mut 0), None);
+    }
+
+    #[test]
+    fn postings_read_back_across_runs() {
+        let first = [
+            (3, GameResult::WhiteWins, 7, 2400),
+            (9, GameResult::Draw, GAME_ENDS, 0),
+        ];
+        let second = [
+            (10, GameResult::BlackWins, 0, 1234),
+            (300_000, GameResult::Unknown, 19, 65535),
+        ];
+        let mut bytes = Vec::new();
+        for run in [&first[..], &second[..]] {
+            let mut r = Run::default();
+            for &(game, result, next, rating) in run {
+                r.push(Posting {
+                    game,
+                    result,
+                    next,
+                    rating,
+                });
+            }
+            bytes.extend_from_slice(&r.bytes);
+        }
+        let read: Vec<_> = postings(&bytes)
+            .map(|p| (p.game, p.result, p.next, p.rating))
+            .collect();
+        assert_eq!(read, [first, second].concat());
+        // A cut-off tail ends the list without inventing a posting.
+        assert_eq!(postings(&bytes[..bytes.len() - 1]).count(), 3);
+    }
+
+    #[test]
+    fn a_signature_covers_what_a_game_can_still_reach() {
+        let start = Signature::of(&Position::startpos());
+        let open = Signature::of(&after("e4 d5 exd5 Qxd5"));
+        let closed = Signature::of(&after("d4 d5 c4 e6"));
+        assert!(start.covers(open) && start.covers(closed) && open.covers(open));
+        assert!(!open.covers(start), "a capture cannot be undone");
+        assert!(
+            !closed.covers(open),
+            "the e-pawns left home in one and not the other"
+        );
+        assert!(!open.covers(closed), "fewer pawns than d4 d5 c4 e6 has");
+        let mut varint = Vec::new();
+        put_varint(&mut varint, u64::MAX);
+        assert_eq!(get_varint(&varint, &mut 0), Some(u64::MAX));
+    }
+}

@@ -1,0 +1,646 @@
+//! PGN files into the database, on every core: one thread frames games into batches, workers
+//! read them and turn each into a row (tags, moves as ranks, the positions to index), and the
+//! calling thread writes the rows in file order in one transaction, gathering the postings in
+//! memory and adding them to the index whenever they grow large and at the end.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fs::File;
+use std::io::{self, Read};
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, channel, sync_channel};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rusqlite::{OptionalExtension, Transaction, params};
+
+use super::codec::{GAME_ENDS, NULL_NEXT, Posting, Run, Signature, encode_move};
+use super::schema::INDEXES;
+use super::stored::{SIGNATURE_BYTES, SIGNATURES_PER_BLOCK};
+use super::{Database, DbError, INDEX_PLIES, sqlite};
+use crate::chess::Position;
+use crate::game::headers::escape_value;
+use crate::game::split::RawGame;
+use crate::game::{GameMove, GameResult, ParsedGame, PgnReader, check_game};
+
+/// Bytes of games handed to a worker at once.
+const BATCH_BYTES: usize = 1 << 20;
+/// Postings gathered in memory before they go into the index.
+const POSTINGS_BUDGET: usize = 256 << 20;
+
+/// What an import tells its caller as it goes.
+pub enum ImportEvent<'a> {
+    /// A file is being read.
+    File { path: &'a Path, size: u64 },
+    /// Bytes of the current file read so far.
+    Read(u64),
+    /// A game not imported, and why ("game N, line L: ...").
+    Bad { path: &'a Path, message: String },
+    /// A file whose games are in the database already.
+    Recognised { path: &'a Path, games: u64 },
+}
+
+#[derive(Default, Debug, PartialEq, Eq)]
+pub struct ImportSummary {
+    pub games: u64,
+    pub bad: u64,
+    pub plies: u64,
+    pub recognised: usize,
+}
+
+/// Imports `paths` in one transaction: on any error, or a kill, the database stays as it was.
+pub fn import(
+    db: &mut Database,
+    paths: &[PathBuf],
+    events: &mut dyn FnMut(ImportEvent<'_>),
+) -> Result<ImportSummary, DbError> {
+    let db_path = db.path.clone();
+    let err = sqlite(&db_path);
+    db.conn
+        .execute_batch("PRAGMA cache_size = -262144; PRAGMA temp_store = MEMORY;")
+        .map_err(&err)?;
+    let tx = db
+        .conn
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .map_err(&err)?;
+    let mut writer = Writer::new(&tx).map_err(&err)?;
+    let mut summary = ImportSummary::default();
+    for path in paths {
+        let (size, hash) = fingerprint(path).map_err(|source| DbError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let known: Option<u64> = tx
+            .query_row(
+                "SELECT games FROM sources WHERE size = ?1 AND hash = ?2",
+                params![size as i64, hash as i64],
+                |r| Ok(r.get::<_, i64>(0)? as u64),
+            )
+            .optional()
+            .map_err(&err)?;
+        if let Some(games) = known {
+            summary.recognised += 1;
+            events(ImportEvent::Recognised { path, games });
+            continue;
+        }
+        events(ImportEvent::File { path, size });
+        tx.execute(
+            "INSERT INTO sources(path, size, hash, games, bad, imported)
+             VALUES (?1, ?2, ?3, 0, 0, datetime('now'))",
+            params![path.display().to_string(), size as i64, hash as i64],
+        )
+        .map_err(&err)?;
+        let source = tx.last_insert_rowid();
+        let before = (summary.games, summary.bad);
+        read_file(path, &mut |rows| {
+            for row in rows {
+                match row {
+                    Converted::Game(row) => {
+                        summary.games += 1;
+                        summary.plies += u64::from(row.plies);
+                        writer.add(&tx, source, &row)?;
+                    }
+                    Converted::Bad(message) => {
+                        summary.bad += 1;
+                        events(ImportEvent::Bad { path, message });
+                    }
+                    Converted::Read(offset) => events(ImportEvent::Read(offset)),
+                }
+            }
+            Ok(())
+        })
+        .map_err(|e| match e {
+            ReadError::Io(source) => DbError::Io {
+                path: path.clone(),
+                source,
+            },
+            ReadError::Sqlite(source) => err(source),
+        })?;
+        tx.execute(
+            "UPDATE sources SET games = ?1, bad = ?2 WHERE id = ?3",
+            params![
+                (summary.games - before.0) as i64,
+                (summary.bad - before.1) as i64,
+                source
+            ],
+        )
+        .map_err(&err)?;
+    }
+    writer.finish(&tx).map_err(&err)?;
+    tx.execute_batch(INDEXES).map_err(&err)?;
+    tx.commit().map_err(&err)?;
+    Ok(summary)
+}
+
+/// A file's size and a hash of its bytes, by which a second import of it is recognised.
+fn fingerprint(path: &Path) -> io::Result<(u64, u64)> {
+    let mut file = File::open(path)?;
+    let mut buf = vec![0u8; 1 << 20];
+    let (mut size, mut hash) = (0u64, 0x243F_6A88_85A3_08D3u64);
+    loop {
+        let n = file.read(&mut buf)?;
+        if n == 0 {
+            return Ok((size, hash));
+        }
+        size += n as u64;
+        for chunk in buf[..n].chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            hash = (hash.rotate_left(23) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+}
+
+/// One game as the workers hand it to the writer.
+struct Row {
+    number: u64,
+    tags: Tags,
+    result: GameResult,
+    rating: u16,
+    moves: Vec<u8>,
+    plies: u32,
+    /// Each position of the first plies, once, with the move played from it the first time.
+    visits: Vec<(u64, u16)>,
+    /// At the last indexed ply (none for a game that ends before it) and at the end.
+    later: Option<Signature>,
+    end: Signature,
+}
+
+#[derive(Default)]
+struct Tags {
+    event: Option<String>,
+    site: Option<String>,
+    date: Option<String>,
+    round: Option<String>,
+    white: Option<String>,
+    black: Option<String>,
+    white_elo: Option<u16>,
+    black_elo: Option<u16>,
+    eco: Option<String>,
+    time_control: Option<String>,
+    fen: Option<String>,
+    /// Every other tag, as PGN tag lines.
+    other: String,
+}
+
+enum Converted {
+    Game(Box<Row>),
+    Bad(String),
+    /// How far into the file the batch ends.
+    Read(u64),
+}
+
+fn convert(parsed: ParsedGame) -> Converted {
+    if let Some(error) = parsed.errors.first() {
+        return Converted::Bad(format!("{error} (game not imported)"));
+    }
+    let game = parsed.game;
+    let tree = &game.tree;
+    let mut pos: &Position = tree.start();
+    let mut moves = Vec::with_capacity(tree.move_count() + 8);
+    let mut visits: Vec<(u64, u16)> = Vec::with_capacity(INDEX_PLIES + 1);
+    let mut later = None;
+    let visit = |visits: &mut Vec<(u64, u16)>, key: u64, next: u16| {
+        if !visits.iter().any(|&(k, _)| k == key) {
+            visits.push((key, next));
+        }
+    };
+    let mut plies = 0;
+    for id in tree.mainline() {
+        let mv = tree.node(id).game_move().unwrap_or(GameMove::Null);
+        if plies <= INDEX_PLIES {
+            let next = match mv {
+                GameMove::Move(m) => m.to_u16(),
+                GameMove::Null => NULL_NEXT,
+            };
+            visit(&mut visits, pos.hash(), next);
+        }
+        if plies == INDEX_PLIES {
+            later = Some(Signature::of(pos));
+        }
+        encode_move(pos, mv, &mut moves);
+        plies += 1;
+        pos = tree.position(id);
+    }
+    if plies <= INDEX_PLIES {
+        visit(&mut visits, pos.hash(), GAME_ENDS);
+    }
+    let (tags, rating) = tags_of(&game.headers);
+    Converted::Game(Box::new(Row {
+        number: parsed.number,
+        tags,
+        result: game.result,
+        rating,
+        moves,
+        plies: plies as u32,
+        visits,
+        later,
+        end: Signature::of(pos),
+    }))
+}
+
+/// The tags with columns of their own, the rest as text, and the mean rating (0 unless both
+/// players have one).
+fn tags_of(headers: &crate::game::Headers) -> (Tags, u16) {
+    let mut tags = Tags::default();
+    for (name, value) in headers.iter() {
+        let text = || Some(value.to_owned());
+        let elo = || value.trim().parse::<u16>().ok().filter(|&e| e > 0);
+        match name {
+            "Event" => tags.event = text(),
+            "Site" => tags.site = text(),
+            "Date" => tags.date = text(),
+            "Round" => tags.round = text(),
+            "White" => tags.white = text(),
+            "Black" => tags.black = text(),
+            "Result" | "SetUp" => {}
+            "WhiteElo" if elo().is_some() => tags.white_elo = elo(),
+            "BlackElo" if elo().is_some() => tags.black_elo = elo(),
+            "ECO" => tags.eco = text(),
+            "TimeControl" => tags.time_control = text(),
+            "FEN" => tags.fen = text(),
+            _ => {
+                tags.other.push('[');
+                tags.other.push_str(name);
+                tags.other.push_str(" \"");
+                escape_value(value, &mut tags.other);
+                tags.other.push_str("\"]\n");
+            }
+        }
+    }
+    let rating = match (tags.white_elo, tags.black_elo) {
+        (Some(w), Some(b)) => ((u32::from(w) + u32::from(b)) / 2) as u16,
+        _ => 0,
+    };
+    (tags, rating)
+}
+
+/// Lichess's speed classes, from the estimated duration base + 40 x increment.
+pub fn speed(time_control: &str) -> Option<&'static str> {
+    let tc = time_control.trim();
+    if tc == "-" {
+        return Some("correspondence");
+    }
+    let first = tc.split(':').next()?;
+    let period = first.rsplit('/').next()?;
+    let (base, inc) = period.split_once('+').unwrap_or((period, "0"));
+    let secs = base.parse::<f64>().ok()? + 40.0 * inc.parse::<f64>().ok()?;
+    Some(match secs {
+        s if s < 30.0 => "ultrabullet",
+        s if s < 180.0 => "bullet",
+        s if s < 480.0 => "blitz",
+        s if s < 1500.0 => "rapid",
+        _ => "classical",
+    })
+}
+
+enum ReadError {
+    Io(io::Error),
+    Sqlite(rusqlite::Error),
+}
+
+/// Games copied out of the reader's buffer.
+#[derive(Default)]
+struct Batch {
+    index: u64,
+    bytes: Vec<u8>,
+    games: Vec<Span>,
+    end: u64,
+}
+
+struct Span {
+    number: u64,
+    offset: u64,
+    line: u64,
+    start: usize,
+    end: usize,
+    movetext: usize,
+    movetext_line: u64,
+}
+
+/// Reads one file on every core; `write` gets each batch's rows in file order.
+fn read_file(
+    path: &Path,
+    write: &mut dyn FnMut(Vec<Converted>) -> Result<(), rusqlite::Error>,
+) -> Result<(), ReadError> {
+    let mut reader = PgnReader::open(path).map_err(ReadError::Io)?;
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let (batches, batch_rx) = sync_channel::<Batch>(2 * workers);
+    let batch_rx = Arc::new(Mutex::new(batch_rx));
+    let (rows, rows_rx) = channel::<(u64, Vec<Converted>)>();
+    std::thread::scope(|s| {
+        for _ in 0..workers {
+            let batch_rx = Arc::clone(&batch_rx);
+            let rows = rows.clone();
+            s.spawn(move || {
+                loop {
+                    let next = batch_rx
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .recv();
+                    let Ok(batch) = next else { break };
+                    if rows.send((batch.index, convert_batch(&batch))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(rows);
+        let framer = s.spawn(move || frame(&mut reader, batches));
+        let written = write_in_order(rows_rx, write);
+        let framed = framer
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p));
+        written.map_err(ReadError::Sqlite)?;
+        framed.map_err(ReadError::Io)
+    })
+}
+
+fn frame(
+    reader: &mut PgnReader<File>,
+    batches: std::sync::mpsc::SyncSender<Batch>,
+) -> io::Result<()> {
+    let mut batch = Batch::default();
+    let scan = reader.for_each_raw(|raw| {
+        add_game(&mut batch, raw);
+        if batch.bytes.len() >= BATCH_BYTES {
+            let index = batch.index + 1;
+            let full = std::mem::replace(
+                &mut batch,
+                Batch {
+                    index,
+                    ..Batch::default()
+                },
+            );
+            if batches.send(full).is_err() {
+                return ControlFlow::Break(());
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    if !batch.games.is_empty() {
+        let _ = batches.send(batch);
+    }
+    scan
+}
+
+fn add_game(batch: &mut Batch, raw: &RawGame<'_>) {
+    let start = batch.bytes.len();
+    batch.bytes.extend_from_slice(raw.bytes);
+    batch.end = raw.offset + raw.bytes.len() as u64;
+    batch.games.push(Span {
+        number: raw.number,
+        offset: raw.offset,
+        line: raw.line,
+        start,
+        end: batch.bytes.len(),
+        movetext: raw.movetext,
+        movetext_line: raw.movetext_line,
+    });
+}
+
+fn convert_batch(batch: &Batch) -> Vec<Converted> {
+    let mut out: Vec<Converted> = batch
+        .games
+        .iter()
+        .map(|span| {
+            convert(check_game(&RawGame {
+                number: span.number,
+                offset: span.offset,
+                line: span.line,
+                bytes: &batch.bytes[span.start..span.end],
+                movetext: span.movetext,
+                movetext_line: span.movetext_line,
+            }))
+        })
+        .collect();
+    out.push(Converted::Read(batch.end));
+    out
+}
+
+/// Hands batches to `write` in file order. After a write error the rest is drained unread, so
+/// that the workers and the framer finish.
+fn write_in_order(
+    rows: Receiver<(u64, Vec<Converted>)>,
+    write: &mut dyn FnMut(Vec<Converted>) -> Result<(), rusqlite::Error>,
+) -> Result<(), rusqlite::Error> {
+    let mut waiting = BTreeMap::new();
+    let mut next = 0;
+    let mut result = Ok(());
+    for (index, batch) in rows {
+        if result.is_err() {
+            continue;
+        }
+        waiting.insert(index, batch);
+        while let Some(batch) = waiting.remove(&next) {
+            next += 1;
+            if let Err(e) = write(batch) {
+                result = Err(e);
+                break;
+            }
+        }
+    }
+    result
+}
+
+/// The writing side: game rows, names, postings gathered for the index, signatures.
+struct Writer {
+    next_id: u64,
+    players: HashMap<String, i64>,
+    events: HashMap<String, i64>,
+    postings: HashMap<u64, Run, BuildKeyHasher>,
+    postings_bytes: usize,
+    /// Signatures of the games from the first one of the last, partial block on.
+    signatures: Vec<u8>,
+    first_block: u64,
+}
+
+impl Writer {
+    fn new(tx: &Transaction<'_>) -> rusqlite::Result<Writer> {
+        let last: i64 = tx.query_row("SELECT coalesce(max(id), 0) FROM games", [], |r| r.get(0))?;
+        let names = |table: &str| -> rusqlite::Result<HashMap<String, i64>> {
+            let mut stmt = tx.prepare(&format!("SELECT name, id FROM {table}"))?;
+            stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
+                .collect()
+        };
+        let first_block = last as u64 / SIGNATURES_PER_BLOCK;
+        let signatures: Vec<u8> = tx
+            .query_row(
+                "SELECT data FROM signatures WHERE block = ?1",
+                [first_block as i64],
+                |r| r.get(0),
+            )
+            .optional()?
+            .unwrap_or_default();
+        Ok(Writer {
+            next_id: last as u64 + 1,
+            players: names("players")?,
+            events: names("events")?,
+            postings: HashMap::default(),
+            postings_bytes: 0,
+            signatures,
+            first_block,
+        })
+    }
+
+    fn add(&mut self, tx: &Transaction<'_>, source: i64, row: &Row) -> rusqlite::Result<()> {
+        let id = self.next_id;
+        self.next_id += 1;
+        let tags = &row.tags;
+        let white = name_id(tx, &mut self.players, "players", tags.white.as_deref())?;
+        let black = name_id(tx, &mut self.players, "players", tags.black.as_deref())?;
+        let event = name_id(tx, &mut self.events, "events", tags.event.as_deref())?;
+        let mut insert = tx.prepare_cached(
+            "INSERT INTO games(id, source, number, event, site, date, round, white, black,
+                 result, white_elo, black_elo, eco, time_control, speed, fen, plies, moves, tags)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,
+                 ?17, ?18, ?19)",
+        )?;
+        insert.execute(params![
+            id as i64,
+            source,
+            row.number as i64,
+            event,
+            tags.site,
+            tags.date,
+            tags.round,
+            white,
+            black,
+            row.result.as_str(),
+            tags.white_elo,
+            tags.black_elo,
+            tags.eco,
+            tags.time_control,
+            tags.time_control.as_deref().and_then(speed),
+            tags.fen,
+            i64::from(row.plies),
+            row.moves,
+            (!tags.other.is_empty()).then_some(&tags.other),
+        ])?;
+        for &(key, next) in &row.visits {
+            let run = self.postings.entry(key).or_insert_with(|| {
+                self.postings_bytes += 64;
+                Run::default()
+            });
+            let before = run.bytes.capacity();
+            run.push(Posting {
+                game: id,
+                result: row.result,
+                next,
+                rating: row.rating,
+            });
+            self.postings_bytes += run.bytes.capacity() - before;
+        }
+        let later = row.later.unwrap_or_default();
+        self.signatures.extend_from_slice(&later.0.to_le_bytes());
+        self.signatures.extend_from_slice(&row.end.0.to_le_bytes());
+        if self.postings_bytes > POSTINGS_BUDGET {
+            self.flush_postings(tx)?;
+        }
+        if self.signatures.len() >= (SIGNATURES_PER_BLOCK * SIGNATURE_BYTES) as usize {
+            self.flush_signatures(tx, false)?;
+        }
+        Ok(())
+    }
+
+    /// Appends the gathered runs to the index, in key order.
+    fn flush_postings(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
+        let mut runs: Vec<(u64, Run)> = self.postings.drain().collect();
+        runs.sort_unstable_by_key(|&(key, _)| key);
+        // Read, joined and written back here: SQLite's || would make text of the blobs.
+        let mut read = tx.prepare_cached("SELECT postings FROM positions WHERE key = ?1")?;
+        let mut write =
+            tx.prepare_cached("INSERT OR REPLACE INTO positions(key, postings) VALUES (?1, ?2)")?;
+        for (key, run) in runs {
+            let key = key as i64;
+            let old: Option<Vec<u8>> = read.query_row([key], |r| r.get(0)).optional()?;
+            match old {
+                Some(mut old) => {
+                    old.extend_from_slice(&run.bytes);
+                    write.execute(params![key, old])?;
+                }
+                None => {
+                    write.execute(params![key, run.bytes])?;
+                }
+            }
+        }
+        self.postings_bytes = 0;
+        Ok(())
+    }
+
+    /// Writes the whole blocks of signatures gathered, and with `partial` the last one too
+    /// (it is written again, whole, when it fills).
+    fn flush_signatures(&mut self, tx: &Transaction<'_>, partial: bool) -> rusqlite::Result<()> {
+        let block_bytes = (SIGNATURES_PER_BLOCK * SIGNATURE_BYTES) as usize;
+        let mut upsert =
+            tx.prepare_cached("INSERT OR REPLACE INTO signatures(block, data) VALUES (?1, ?2)")?;
+        let mut done = 0;
+        while self.signatures.len() - done >= block_bytes {
+            upsert.execute(params![
+                self.first_block as i64,
+                &self.signatures[done..done + block_bytes]
+            ])?;
+            self.first_block += 1;
+            done += block_bytes;
+        }
+        self.signatures.drain(..done);
+        if partial && !self.signatures.is_empty() {
+            upsert.execute(params![self.first_block as i64, &self.signatures])?;
+        }
+        Ok(())
+    }
+
+    fn finish(&mut self, tx: &Transaction<'_>) -> rusqlite::Result<()> {
+        self.flush_postings(tx)?;
+        self.flush_signatures(tx, true)
+    }
+}
+
+/// The id of a player or event name, added to its table when new.
+fn name_id(
+    tx: &Transaction<'_>,
+    ids: &mut HashMap<String, i64>,
+    table: &str,
+    name: Option<&str>,
+) -> rusqlite::Result<Option<i64>> {
+    let Some(name) = name else { return Ok(None) };
+    if let Some(&id) = ids.get(name) {
+        return Ok(Some(id));
+    }
+    tx.prepare_cached(&format!("INSERT INTO {table}(name) VALUES (?1)"))?
+        .execute([name])?;
+    let id = tx.last_insert_rowid();
+    ids.insert(name.to_owned(), id);
+    Ok(Some(id))
+}
+
+/// Position keys are Zobrist keys, already uniformly spread: hashing them again is wasted work.
+#[derive(Default, Clone, Copy)]
+struct BuildKeyHasher;
+
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl std::hash::BuildHasher for BuildKeyHasher {
+    type Hasher = KeyHasher;
+
+    fn build_hasher(&self) -> KeyHasher {
+        KeyHasher(0)
+    }
+}
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | u64::from(b)).rotate_left(5);
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
