@@ -61,6 +61,15 @@ enum DbCommand {
     },
     /// Games, sources and size of a database.
     Info { database: PathBuf },
+    /// Time the explorer on the positions of the first 30 plies of games spread over the
+    /// database (each timed warm, after a first pass), and the search for positions past the
+    /// index, which replays the games that may reach them.
+    Bench {
+        database: PathBuf,
+        /// How many games the positions are taken from.
+        #[arg(long, default_value_t = 100)]
+        games: u64,
+    },
 }
 
 #[derive(Args)]
@@ -205,6 +214,7 @@ pub fn run(args: DbArgs) -> anyhow::Result<()> {
             }
         }
         DbCommand::Info { database } => info(&database),
+        DbCommand::Bench { database, games } => bench(&database, games),
     }
 }
 
@@ -347,6 +357,73 @@ fn info(path: &Path) -> anyhow::Result<()> {
         println!(
             "  {}: {} games, {} bad, {} bytes, imported {}",
             source.path, source.games, source.bad, source.size, source.imported
+        );
+    }
+    Ok(())
+}
+
+fn bench(path: &Path, games: u64) -> anyhow::Result<()> {
+    let db = Database::open(path)?;
+    let count = db.game_count()?;
+    if count == 0 {
+        bail!("{}: no games", path.display());
+    }
+    let mut explorer = Explorer::new(&db);
+    let ids: Vec<u64> = (0..games.min(count))
+        .map(|i| 1 + i * count / games.min(count))
+        .collect();
+    let mut early = Vec::new();
+    let mut deep = Vec::new();
+    for game in explorer.load(&ids)? {
+        let mut ply = 0;
+        game.replay(|pos, _| {
+            if ply <= 30 {
+                early.push(pos.clone());
+            }
+            if ply == 60 {
+                deep.push(pos.clone());
+            }
+            ply += 1;
+            ply <= 60
+        });
+    }
+    let filters = Filters::default();
+    for pos in &early {
+        explorer.explore(pos, &filters)?;
+    }
+    let mut times = Vec::with_capacity(early.len());
+    for pos in &early {
+        let start = Instant::now();
+        explorer.explore(pos, &filters)?;
+        times.push((start.elapsed().as_secs_f64() * 1e3, pos));
+    }
+    times.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let at = |q: f64| times[((times.len() - 1) as f64 * q) as usize].0;
+    let (slowest, slowest_pos) = times[times.len() - 1];
+    println!(
+        "explorer: {} positions of the first 30 plies of {} games: p50 {:.2} ms, p99 {:.2} ms, max {slowest:.2} ms ({})",
+        times.len(),
+        ids.len(),
+        at(0.5),
+        at(0.99),
+        slowest_pos.fen()
+    );
+    let mut worst = (0.0, String::new(), 0);
+    for pos in deep.iter().take(20) {
+        let start = Instant::now();
+        let found = explorer.game_ids(pos, &filters)?.len();
+        let ms = start.elapsed().as_secs_f64() * 1e3;
+        if ms > worst.0 {
+            worst = (ms, pos.fen(), found);
+        }
+    }
+    if !deep.is_empty() {
+        println!(
+            "search past the index: {} positions at ply 60: max {:.1} ms ({}: {} games)",
+            deep.len().min(20),
+            worst.0,
+            worst.1,
+            worst.2
         );
     }
     Ok(())

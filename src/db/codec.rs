@@ -319,6 +319,33 @@ impl Signature {
         Signature(sig)
     }
 
+    /// A signature that covers whatever `self` or `other` covers: home pawns of either, the
+    /// larger of each count.
+    pub fn widest(self, other: Signature) -> Signature {
+        self.combine(other, |a, b| a | b, u64::max)
+    }
+
+    /// A signature covered by whatever covers `self` or `other`: home pawns of both, the
+    /// smaller of each count.
+    pub fn narrowest(self, other: Signature) -> Signature {
+        self.combine(other, |a, b| a & b, u64::min)
+    }
+
+    fn combine(
+        self,
+        other: Signature,
+        home: fn(u64, u64) -> u64,
+        count: fn(u64, u64) -> u64,
+    ) -> Signature {
+        let mut sig = home(self.0, other.0) & 0xffff;
+        for field in 0..4 {
+            let shift = 16 + 6 * field;
+            let get = |s: Signature| s.0 >> shift & 0x1f;
+            sig |= count(get(self), get(other)) << shift;
+        }
+        Signature(sig)
+    }
+
     /// Whether a game at `self` may still reach `later`: every home pawn of `later` is home
     /// here, and neither side has fewer pieces or pawns here.
     pub fn covers(self, later: Signature) -> bool {
@@ -441,6 +468,12 @@ mod tests {
             "the e-pawns left home in one and not the other"
         );
         assert!(!open.covers(closed), "fewer pawns than d4 d5 c4 e6 has");
+        // A block's summaries keep every game that may reach a position, and rule out others.
+        let wide = open.widest(closed);
+        assert!(wide.covers(open) && wide.covers(closed) && !wide.covers(start));
+        let narrow = open.narrowest(closed);
+        assert!(open.covers(narrow) && closed.covers(narrow) && start.covers(narrow));
+        assert!(!narrow.covers(open));
         let mut varint = Vec::new();
         put_varint(&mut varint, u64::MAX);
         assert_eq!(get_varint(&varint, &mut 0), Some(u64::MAX));

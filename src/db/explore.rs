@@ -3,14 +3,13 @@
 //! games themselves. Filters on names, dates and events pick games in SQL; filters on result
 //! and rating apply to each posting.
 
-use std::collections::HashMap;
 use std::fmt;
 
 use rusqlite::params_from_iter;
 use serde::Serialize;
 
 use super::codec::{GAME_ENDS, NULL_NEXT, Posting, Signature, postings};
-use super::stored::{GAME_COLUMNS, StoredGame};
+use super::stored::{GAME_COLUMNS, SIGNATURES_PER_BLOCK, StoredGame};
 use super::{Database, DbError, INDEX_PLIES, sqlite};
 use crate::chess::{Color, Move, Position};
 use crate::game::GameMove;
@@ -115,8 +114,13 @@ impl Tally {
         if rating > 0 {
             self.rating_sum += u64::from(rating);
             self.rated += 1;
-            self.average_rating = Some((self.rating_sum / self.rated) as u32);
         }
+    }
+
+    /// Sets the average rating once all games are in (a division per game would be slow).
+    fn finish(mut self) -> Tally {
+        self.average_rating = (self.rated > 0).then(|| (self.rating_sum / self.rated) as u32);
+        self
     }
 
     /// White's score in percent over the decided and drawn games.
@@ -189,43 +193,98 @@ pub struct Report {
 /// Games listed in a report's top and latest lists.
 const LISTED_GAMES: usize = 8;
 
+/// What a report sums up from the postings, one at a time.
+#[derive(Default)]
+struct Summary {
+    total: Tally,
+    ended: Tally,
+    by_move: Vec<(u16, Tally)>,
+    /// The best-rated games as (rating, game), best first.
+    top: Vec<(u16, u64)>,
+    /// The last games seen while they come in increasing order (those of the index), in a
+    /// ring, and the ones that came out of order (found past the index).
+    recent: [u64; LISTED_GAMES],
+    seen: usize,
+    out_of_order: Vec<u64>,
+}
+
+impl Summary {
+    fn add(&mut self, p: &Posting) {
+        self.total.add(p.result, p.rating);
+        let tally = if p.next == GAME_ENDS {
+            &mut self.ended
+        } else {
+            match self.by_move.iter().position(|&(code, _)| code == p.next) {
+                Some(i) => &mut self.by_move[i].1,
+                None => {
+                    self.by_move.push((p.next, Tally::default()));
+                    &mut self.by_move.last_mut().expect("just pushed").1
+                }
+            }
+        };
+        tally.add(p.result, p.rating);
+        if p.rating > 0 {
+            keep_best(&mut self.top, (p.rating, p.game));
+        }
+        let last = self.recent[(self.seen + LISTED_GAMES - 1) % LISTED_GAMES];
+        if self.seen == 0 || p.game > last {
+            self.recent[self.seen % LISTED_GAMES] = p.game;
+            self.seen += 1;
+        } else {
+            self.out_of_order.push(p.game);
+        }
+    }
+
+    /// The highest game numbers, highest first.
+    fn latest(&self) -> Vec<u64> {
+        let mut latest = self.out_of_order.clone();
+        latest.extend_from_slice(&self.recent[..self.seen.min(LISTED_GAMES)]);
+        latest.sort_unstable_by(|a, b| b.cmp(a));
+        latest.truncate(LISTED_GAMES);
+        latest
+    }
+}
+
+/// Puts `item` in `list` (sorted, greatest first) if it is among the greatest [`LISTED_GAMES`].
+fn keep_best<T: Ord + Copy>(list: &mut Vec<T>, item: T) {
+    if list.len() == LISTED_GAMES && list.last().is_some_and(|&last| item <= last) {
+        return;
+    }
+    let at = list.partition_point(|&x| x > item);
+    list.insert(at, item);
+    list.truncate(LISTED_GAMES);
+}
+
+/// A block of signatures: its summary, and its games' signatures once a query needed them.
+struct SignatureBlock {
+    block: u64,
+    /// The widest of the signatures at the last indexed ply.
+    later_max: u64,
+    /// The narrowest of the signatures at the end.
+    end_min: u64,
+    words: Option<Vec<u64>>,
+}
+
 /// Queries one database; keeps what every query reads (the signatures) after the first.
 pub struct Explorer<'a> {
     db: &'a Database,
-    signatures: Option<Vec<u64>>,
-}
-
-/// The games of a position that pass the filters, with the player names matched.
-struct Matches {
-    postings: Vec<Posting>,
-    players: Vec<String>,
+    blocks: Option<Vec<SignatureBlock>>,
 }
 
 impl<'a> Explorer<'a> {
     pub fn new(db: &'a Database) -> Explorer<'a> {
-        Explorer {
-            db,
-            signatures: None,
-        }
+        Explorer { db, blocks: None }
     }
 
     pub fn explore(&mut self, pos: &Position, filters: &Filters) -> Result<Report, DbError> {
-        let Matches { postings, players } = self.matches(pos, filters)?;
-        let mut total = Tally::default();
-        let mut ended = Tally::default();
-        let mut by_move: HashMap<u16, Tally> = HashMap::new();
-        for p in &postings {
-            total.add(p.result, p.rating);
-            let tally = if p.next == GAME_ENDS {
-                &mut ended
-            } else {
-                by_move.entry(p.next).or_default()
-            };
-            tally.add(p.result, p.rating);
-        }
-        let mut moves: Vec<MoveStats> = by_move
+        let mut sum = Summary::default();
+        let players = self.for_each_match(pos, filters, &mut |p| sum.add(p))?;
+        let latest = sum.latest();
+        let mut moves: Vec<MoveStats> = sum
+            .by_move
             .into_iter()
             .filter_map(|(code, tally)| {
+                let tally = tally.finish();
                 if code == NULL_NEXT {
                     let (uci, san) = ("0000".to_owned(), "--".to_owned());
                     return Some(MoveStats { uci, san, tally });
@@ -240,20 +299,12 @@ impl<'a> Explorer<'a> {
             })
             .collect();
         moves.sort_by(|a, b| b.tally.games.cmp(&a.tally.games).then(a.san.cmp(&b.san)));
-        let mut best: Vec<&Posting> = postings.iter().filter(|p| p.rating > 0).collect();
-        best.sort_by(|a, b| b.rating.cmp(&a.rating).then(b.game.cmp(&a.game)));
-        let top: Vec<u64> = best.iter().take(LISTED_GAMES).map(|p| p.game).collect();
-        let latest: Vec<u64> = postings
-            .iter()
-            .rev()
-            .take(LISTED_GAMES)
-            .map(|p| p.game)
-            .collect();
+        let top: Vec<u64> = sum.top.iter().map(|&(_, game)| game).collect();
         Ok(Report {
             fen: pos.fen(),
-            total,
+            total: sum.total.finish(),
             moves,
-            ended,
+            ended: sum.ended.finish(),
             top_games: self.headers(&top)?,
             latest_games: self.headers(&latest)?,
             players,
@@ -262,12 +313,10 @@ impl<'a> Explorer<'a> {
 
     /// The ids of the games that reached the position, in import order.
     pub fn game_ids(&mut self, pos: &Position, filters: &Filters) -> Result<Vec<u64>, DbError> {
-        Ok(self
-            .matches(pos, filters)?
-            .postings
-            .iter()
-            .map(|p| p.game)
-            .collect())
+        let mut ids = Vec::new();
+        self.for_each_match(pos, filters, &mut |p| ids.push(p.game))?;
+        ids.sort_unstable();
+        Ok(ids)
     }
 
     /// Loads games by id.
@@ -275,7 +324,14 @@ impl<'a> Explorer<'a> {
         StoredGame::load(&self.db.conn, ids).map_err(sqlite(&self.db.path))
     }
 
-    fn matches(&mut self, pos: &Position, filters: &Filters) -> Result<Matches, DbError> {
+    /// Calls `f` with each game that reached the position and passes the filters: those of the
+    /// index in import order, then those found past it. Returns the player names matched.
+    fn for_each_match(
+        &mut self,
+        pos: &Position,
+        filters: &Filters,
+        f: &mut dyn FnMut(&Posting),
+    ) -> Result<Vec<String>, DbError> {
         let err = sqlite(&self.db.path);
         let (allowed, players) = if filters.needs_sql() {
             let (set, players) = self.allowed_games(filters)?;
@@ -285,31 +341,32 @@ impl<'a> Explorer<'a> {
         };
         let passes = |game: u64| allowed.as_ref().is_none_or(|set| set.contains(game));
         let key = pos.hash();
-        let blob: Option<Vec<u8>> = self
+        let mut stmt = self
             .db
             .conn
             .prepare_cached("SELECT postings FROM positions WHERE key = ?1")
-            .and_then(|mut s| {
-                let mut rows = s.query([key as i64])?;
-                rows.next()?.map(|r| r.get(0)).transpose()
-            })
             .map_err(&err)?;
-        let mut found: Vec<Posting> = postings(blob.as_deref().unwrap_or_default())
-            .filter(|p| passes(p.game) && filters.keeps(p.result, p.rating))
-            .collect();
-        let later = self.later_occurrences(pos, &passes)?;
-        if !later.is_empty() {
-            found.extend(
-                later
-                    .into_iter()
-                    .filter(|p| filters.keeps(p.result, p.rating)),
-            );
-            found.sort_unstable_by_key(|p| p.game);
+        let mut rows = stmt.query([key as i64]).map_err(&err)?;
+        if let Some(row) = rows.next().map_err(&err)? {
+            let blob = row
+                .get_ref(0)
+                .map_err(&err)?
+                .as_blob()
+                .map_err(|e| err(e.into()))?;
+            for p in postings(blob) {
+                if passes(p.game) && filters.keeps(p.result, p.rating) {
+                    f(&p);
+                }
+            }
         }
-        Ok(Matches {
-            postings: found,
-            players,
-        })
+        drop(rows);
+        drop(stmt);
+        for p in self.later_occurrences(pos, &passes)? {
+            if filters.keeps(p.result, p.rating) {
+                f(&p);
+            }
+        }
+        Ok(players)
     }
 
     /// Games that reach the position only after the indexed plies: those whose signatures
@@ -320,16 +377,7 @@ impl<'a> Explorer<'a> {
         passes: &dyn Fn(u64) -> bool,
     ) -> Result<Vec<Posting>, DbError> {
         let target = Signature::of(pos);
-        let candidates: Vec<u64> = self
-            .signatures()?
-            .chunks_exact(2)
-            .enumerate()
-            .filter(|&(_, pair)| {
-                Signature(pair[0]).covers(target) && target.covers(Signature(pair[1]))
-            })
-            .map(|(i, _)| i as u64 + 1)
-            .filter(|&game| passes(game))
-            .collect();
+        let candidates = self.candidates(target, passes)?;
         let key = pos.hash();
         let mut found = Vec::new();
         for game in self.load(&candidates)? {
@@ -366,31 +414,70 @@ impl<'a> Explorer<'a> {
         Ok(found)
     }
 
-    /// Each game's two signatures (at the last indexed ply, at the end), game 1 first.
-    fn signatures(&mut self) -> Result<&[u64], DbError> {
-        if self.signatures.is_none() {
-            let err = sqlite(&self.db.path);
+    /// The games passing `passes` that may reach a position of signature `target` after the
+    /// indexed plies. The blocks' summaries are read once, a block only when it may hold such
+    /// a game, and then kept.
+    fn candidates(
+        &mut self,
+        target: Signature,
+        passes: &dyn Fn(u64) -> bool,
+    ) -> Result<Vec<u64>, DbError> {
+        let err = sqlite(&self.db.path);
+        if self.blocks.is_none() {
             let mut stmt = self
                 .db
                 .conn
-                .prepare("SELECT data FROM signatures ORDER BY block")
+                .prepare("SELECT block, later_max, end_min FROM signatures ORDER BY block")
                 .map_err(&err)?;
-            let mut rows = stmt.query([]).map_err(&err)?;
-            let mut words = Vec::new();
-            while let Some(row) = rows.next().map_err(&err)? {
-                let data = row
-                    .get_ref(0)
-                    .map_err(&err)?
-                    .as_blob()
-                    .map_err(|e| err(e.into()))?;
-                words.extend(
-                    data.chunks_exact(8)
-                        .map(|w| u64::from_le_bytes(w.try_into().unwrap_or_default())),
-                );
-            }
-            self.signatures = Some(words);
+            let rows = stmt
+                .query_map([], |r| {
+                    Ok(SignatureBlock {
+                        block: r.get::<_, i64>(0)? as u64,
+                        later_max: r.get::<_, i64>(1)? as u64,
+                        end_min: r.get::<_, i64>(2)? as u64,
+                        words: None,
+                    })
+                })
+                .map_err(&err)?;
+            self.blocks = Some(rows.collect::<Result<_, _>>().map_err(&err)?);
         }
-        Ok(self.signatures.as_deref().unwrap_or_default())
+        let mut stmt = self
+            .db
+            .conn
+            .prepare_cached("SELECT data FROM signatures WHERE block = ?1")
+            .map_err(&err)?;
+        let blocks = self.blocks.as_mut().expect("read above");
+        let mut out = Vec::new();
+        for block in blocks.iter_mut() {
+            if !(Signature(block.later_max).covers(target)
+                && target.covers(Signature(block.end_min)))
+            {
+                continue;
+            }
+            if block.words.is_none() {
+                let data: Vec<u8> = stmt
+                    .query_row([block.block as i64], |r| r.get(0))
+                    .map_err(&err)?;
+                let words = data
+                    .chunks_exact(8)
+                    .map(|w| u64::from_le_bytes(w.try_into().unwrap_or_default()))
+                    .collect();
+                block.words = Some(words);
+            }
+            let first = block.block * SIGNATURES_PER_BLOCK + 1;
+            let words = block.words.as_deref().unwrap_or_default();
+            out.extend(
+                words
+                    .chunks_exact(2)
+                    .enumerate()
+                    .filter(|&(_, pair)| {
+                        Signature(pair[0]).covers(target) && target.covers(Signature(pair[1]))
+                    })
+                    .map(|(i, _)| first + i as u64)
+                    .filter(|&game| passes(game)),
+            );
+        }
+        Ok(out)
     }
 
     /// The games passing the filters that SQL answers, and the player names matched.

@@ -572,20 +572,19 @@ impl Writer {
     /// (it is written again, whole, when it fills).
     fn flush_signatures(&mut self, tx: &Transaction<'_>, partial: bool) -> rusqlite::Result<()> {
         let block_bytes = (SIGNATURES_PER_BLOCK * SIGNATURE_BYTES) as usize;
-        let mut upsert =
-            tx.prepare_cached("INSERT OR REPLACE INTO signatures(block, data) VALUES (?1, ?2)")?;
         let mut done = 0;
         while self.signatures.len() - done >= block_bytes {
-            upsert.execute(params![
-                self.first_block as i64,
-                &self.signatures[done..done + block_bytes]
-            ])?;
+            write_block(
+                tx,
+                self.first_block,
+                &self.signatures[done..done + block_bytes],
+            )?;
             self.first_block += 1;
             done += block_bytes;
         }
         self.signatures.drain(..done);
         if partial && !self.signatures.is_empty() {
-            upsert.execute(params![self.first_block as i64, &self.signatures])?;
+            write_block(tx, self.first_block, &self.signatures)?;
         }
         Ok(())
     }
@@ -594,6 +593,29 @@ impl Writer {
         self.flush_postings(tx)?;
         self.flush_signatures(tx, true)
     }
+}
+
+/// A block of signatures with its summary: the widest of the signatures at the last indexed ply
+/// and the narrowest of those at the end.
+fn write_block(tx: &Transaction<'_>, block: u64, data: &[u8]) -> rusqlite::Result<()> {
+    let words: Vec<Signature> = data
+        .chunks_exact(8)
+        .map(|w| Signature(u64::from_le_bytes(w.try_into().unwrap_or_default())))
+        .collect();
+    let later = words
+        .iter()
+        .step_by(2)
+        .fold(Signature(0), |a, &b| a.widest(b));
+    let end = words
+        .iter()
+        .skip(1)
+        .step_by(2)
+        .fold(Signature(u64::MAX), |a, &b| a.narrowest(b));
+    tx.prepare_cached(
+        "INSERT OR REPLACE INTO signatures(block, later_max, end_min, data) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![block as i64, later.0 as i64, end.0 as i64, data])?;
+    Ok(())
 }
 
 /// The id of a player or event name, added to its table when new.

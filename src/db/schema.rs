@@ -1,6 +1,6 @@
 //! The tables. Games, players, events and sources are plain SQLite tables (the `game_list` view
 //! joins the names back in); `positions` is the index, one row per position; `signatures` holds,
-//! 16 bytes a game in blocks, what the scan for later occurrences needs.
+//! 16 bytes a game in blocks with a summary each, what the scan for later occurrences needs.
 
 use std::path::Path;
 
@@ -46,7 +46,12 @@ CREATE TABLE games(
     tags TEXT
 );
 CREATE TABLE positions(key INTEGER PRIMARY KEY, postings BLOB NOT NULL) WITHOUT ROWID;
-CREATE TABLE signatures(block INTEGER PRIMARY KEY, data BLOB NOT NULL);
+CREATE TABLE signatures(
+    block INTEGER PRIMARY KEY,
+    later_max INTEGER NOT NULL,
+    end_min INTEGER NOT NULL,
+    data BLOB NOT NULL
+);
 CREATE VIEW game_list AS
     SELECT g.id, e.name AS event, g.site, g.date, g.round, w.name AS white, b.name AS black,
            g.result, g.white_elo, g.black_elo, g.eco, g.time_control, g.speed, g.plies
@@ -72,9 +77,10 @@ pub fn create_or_check(conn: &Connection, path: &Path) -> Result<(), DbError> {
         .query_row("SELECT count(*) FROM sqlite_schema", [], |r| r.get(0))
         .map_err(not_ours(path))?;
     if id == 0 && tables == 0 {
+        // Large pages: the index's popular positions are long blobs, read page by page.
         let sql = format!(
-            "BEGIN; PRAGMA application_id = {APPLICATION_ID}; PRAGMA user_version = {FORMAT};
-             {TABLES} COMMIT;"
+            "PRAGMA page_size = 16384; BEGIN; PRAGMA application_id = {APPLICATION_ID};
+             PRAGMA user_version = {FORMAT}; {TABLES} COMMIT;"
         );
         return conn.execute_batch(&sql).map_err(sqlite(path));
     }
