@@ -64,10 +64,15 @@ impl Database {
                 source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
             });
         }
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(sqlite(path))?;
+        // Opened for writing where it can be, so that an import killed midway is rolled back
+        // (its hot journal undone) before anything is read; then kept from writing.
+        let read_write = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let read_only = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, read_write)
+            .or_else(|_| Connection::open_with_flags(path, read_only))
+            .map_err(sqlite(path))?;
         // Reads straight from the page cache, without a copy into SQLite's own.
-        conn.execute_batch("PRAGMA mmap_size = 4294967296")
+        conn.execute_batch("PRAGMA query_only = 1; PRAGMA mmap_size = 4294967296")
             .map_err(sqlite(path))?;
         let db = Database {
             conn,
