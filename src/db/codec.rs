@@ -199,9 +199,16 @@ pub fn put_varint(out: &mut Vec<u8>, mut v: u64) {
 }
 
 /// Reads a varint at `*at`, moving past it; `None` at the end or on a truncated one.
+#[inline]
 pub fn get_varint(bytes: &[u8], at: &mut usize) -> Option<u64> {
-    let mut v = 0u64;
-    for shift in (0..64).step_by(7) {
+    let first = *bytes.get(*at)?;
+    *at += 1;
+    // Most postings' numbers fit in one byte: no loop for them.
+    if first < 0x80 {
+        return Some(u64::from(first));
+    }
+    let mut v = u64::from(first & 0x7f);
+    for shift in (7..64).step_by(7) {
         let b = *bytes.get(*at)?;
         *at += 1;
         v |= u64::from(b & 0x7f) << shift;

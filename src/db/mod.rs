@@ -71,8 +71,10 @@ impl Database {
         let conn = Connection::open_with_flags(path, read_write)
             .or_else(|_| Connection::open_with_flags(path, read_only))
             .map_err(sqlite(path))?;
-        // Reads straight from the page cache, without a copy into SQLite's own.
+        // Reads straight from the page cache, without a copy into SQLite's own; while an
+        // import commits, waits for it rather than failing.
         conn.execute_batch("PRAGMA query_only = 1; PRAGMA mmap_size = 4294967296")
+            .and_then(|()| conn.busy_timeout(std::time::Duration::from_secs(10)))
             .map_err(sqlite(path))?;
         let db = Database {
             conn,
