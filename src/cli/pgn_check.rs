@@ -1,43 +1,17 @@
-//! `kibitzer pgn check`: every game of a file read and checked on all cores. One thread frames
-//! games and copies them into batches, workers check the batches, and the messages come out in
-//! file order. Memory is bounded by the batches in flight.
+//! `kibitzer pgn check`: every game of a file read and checked on all cores
+//! ([`read_in_batches`]), the messages in file order.
 
-use std::collections::BTreeMap;
 use std::io::{self, BufWriter, Write};
-use std::ops::ControlFlow;
 use std::path::Path;
-use std::sync::mpsc::{Receiver, channel, sync_channel};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
 use anyhow::{Context, bail};
 
+use kibitzer::game::batches::{BatchError, read_in_batches};
 use kibitzer::game::split::RawGame;
 use kibitzer::game::{PgnReader, check_game};
 
-/// Bytes of games handed to a worker at once.
-const BATCH_BYTES: usize = 1 << 20;
-
-/// One game's place in its batch and in the file.
-struct Span {
-    number: u64,
-    offset: u64,
-    line: u64,
-    start: usize,
-    end: usize,
-    movetext: usize,
-    movetext_line: u64,
-}
-
-/// Games copied out of the reader's buffer.
-#[derive(Default)]
-struct Batch {
-    index: u64,
-    bytes: Vec<u8>,
-    games: Vec<Span>,
-}
-
-/// What a batch held: counts and the lines to print.
+/// What a game or a file held: counts and the lines to print.
 #[derive(Default)]
 struct Tally {
     games: u64,
@@ -60,61 +34,28 @@ pub fn check(path: &Path, quiet: bool) -> anyhow::Result<()> {
     let start = Instant::now();
     let mut reader =
         PgnReader::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     let name = path.display().to_string();
-    let (batches, batch_rx) = sync_channel::<Batch>(2 * workers);
-    let batch_rx = Arc::new(Mutex::new(batch_rx));
-    let (tallies, tally_rx) = channel::<(u64, Tally)>();
-    let (scan, (total, printed)) = std::thread::scope(|s| {
-        for _ in 0..workers {
-            let batch_rx = Arc::clone(&batch_rx);
-            let tallies = tallies.clone();
-            let name = &name;
-            s.spawn(move || {
-                loop {
-                    // The lock is held only while waiting for the next batch.
-                    let next = batch_rx
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .recv();
-                    let Ok(batch) = next else { break };
-                    if tallies
-                        .send((batch.index, check_batch(&batch, name, quiet)))
-                        .is_err()
-                    {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tallies);
-        let printer = s.spawn(move || print_in_order(tally_rx));
-        let mut batch = Batch::default();
-        let scan = reader.for_each_raw(|raw| {
-            add_game(&mut batch, raw);
-            if batch.bytes.len() >= BATCH_BYTES {
-                let index = batch.index + 1;
-                let full = std::mem::replace(
-                    &mut batch,
-                    Batch {
-                        index,
-                        ..Batch::default()
-                    },
-                );
-                if batches.send(full).is_err() {
-                    return ControlFlow::Break(());
-                }
+    let out = io::stdout();
+    let mut out = BufWriter::new(out.lock());
+    let mut total = Tally::default();
+    let read = read_in_batches(
+        &mut reader,
+        |raw| check_one(raw, &name, quiet),
+        &mut |_, tallies| {
+            for tally in tallies {
+                total.add(&tally);
+                out.write_all(tally.messages.as_bytes())?;
             }
-            ControlFlow::Continue(())
-        });
-        if !batch.games.is_empty() {
-            let _ = batches.send(batch);
+            Ok::<(), io::Error>(())
+        },
+    );
+    match read {
+        Ok(()) => out.flush().context("writing the report")?,
+        Err(BatchError::Read(e)) => {
+            return Err(e).with_context(|| format!("reading {}", path.display()));
         }
-        drop(batches);
-        (scan, printer.join().expect("the printer does not panic"))
-    });
-    scan.with_context(|| format!("reading {}", path.display()))?;
-    printed.context("writing the report")?;
+        Err(BatchError::Consume(e)) => return Err(e).context("writing the report"),
+    }
     let secs = start.elapsed().as_secs_f64();
     let Tally {
         games,
@@ -132,69 +73,23 @@ pub fn check(path: &Path, quiet: bool) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn add_game(batch: &mut Batch, raw: &RawGame<'_>) {
-    let start = batch.bytes.len();
-    batch.bytes.extend_from_slice(raw.bytes);
-    batch.games.push(Span {
-        number: raw.number,
-        offset: raw.offset,
-        line: raw.line,
-        start,
-        end: batch.bytes.len(),
-        movetext: raw.movetext,
-        movetext_line: raw.movetext_line,
-    });
-}
-
-fn check_batch(batch: &Batch, name: &str, quiet: bool) -> Tally {
-    let mut tally = Tally::default();
-    for span in &batch.games {
-        let raw = RawGame {
-            number: span.number,
-            offset: span.offset,
-            line: span.line,
-            bytes: &batch.bytes[span.start..span.end],
-            movetext: span.movetext,
-            movetext_line: span.movetext_line,
-        };
-        let checked = check_game(&raw);
-        tally.games += 1;
-        tally.moves += checked.game.tree.move_count() as u64;
-        tally.bad += u64::from(!checked.errors.is_empty());
-        tally.warnings += checked.warnings.len() as u64;
-        if !quiet {
-            use std::fmt::Write as _;
-            for e in &checked.errors {
-                let _ = writeln!(tally.messages, "{name}: {e}");
-            }
-            for w in &checked.warnings {
-                let _ = writeln!(tally.messages, "{name}: warning: {w}");
-            }
+fn check_one(raw: &RawGame<'_>, name: &str, quiet: bool) -> Tally {
+    let checked = check_game(raw);
+    let mut tally = Tally {
+        games: 1,
+        moves: checked.game.tree.move_count() as u64,
+        bad: u64::from(!checked.errors.is_empty()),
+        warnings: checked.warnings.len() as u64,
+        messages: String::new(),
+    };
+    if !quiet {
+        use std::fmt::Write as _;
+        for e in &checked.errors {
+            let _ = writeln!(tally.messages, "{name}: {e}");
+        }
+        for w in &checked.warnings {
+            let _ = writeln!(tally.messages, "{name}: warning: {w}");
         }
     }
     tally
-}
-
-/// Prints each batch's messages in file order; returns the totals.
-fn print_in_order(tallies: Receiver<(u64, Tally)>) -> (Tally, io::Result<()>) {
-    let out = io::stdout();
-    let mut out = BufWriter::new(out.lock());
-    let mut total = Tally::default();
-    let mut waiting = BTreeMap::new();
-    let mut next = 0;
-    let mut result = Ok(());
-    for (index, tally) in tallies {
-        total.add(&tally);
-        waiting.insert(index, tally);
-        while let Some(tally) = waiting.remove(&next) {
-            if result.is_ok() {
-                result = out.write_all(tally.messages.as_bytes());
-            }
-            next += 1;
-        }
-    }
-    if result.is_ok() {
-        result = out.flush();
-    }
-    (total, result)
 }

@@ -1,15 +1,12 @@
-//! PGN files into the database, on every core: one thread frames games into batches, workers
-//! read them and turn each into a row (tags, moves as ranks, the positions to index), and the
-//! calling thread writes the rows in file order in one transaction, gathering the postings in
+//! PGN files into the database, on every core: workers read the games and turn each into a row
+//! (tags, moves, the positions to index), and the calling thread writes the rows in file order
+//! in one transaction, gathering the postings in
 //! memory and adding them to the index whenever they grow large and at the end.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{self, Read};
-use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{Receiver, channel, sync_channel};
-use std::sync::{Arc, Mutex, PoisonError};
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
@@ -18,12 +15,10 @@ use super::schema::INDEXES;
 use super::stored::{SIGNATURE_BYTES, SIGNATURES_PER_BLOCK};
 use super::{Database, DbError, INDEX_PLIES, sqlite};
 use crate::chess::Position;
+use crate::game::batches::{BatchError, read_in_batches};
 use crate::game::headers::escape_value;
-use crate::game::split::RawGame;
 use crate::game::{GameMove, GameResult, ParsedGame, PgnReader, check_game};
 
-/// Bytes of games handed to a worker at once.
-const BATCH_BYTES: usize = 1 << 20;
 /// Postings gathered in memory before they go into the index.
 const POSTINGS_BUDGET: usize = 256 << 20;
 
@@ -91,29 +86,37 @@ pub fn import(
         .map_err(&err)?;
         let source = tx.last_insert_rowid();
         let before = (summary.games, summary.bad);
-        read_file(path, &mut |rows| {
-            for row in rows {
-                match row {
-                    Converted::Game(row) => {
-                        summary.games += 1;
-                        summary.plies += u64::from(row.plies);
-                        writer.add(&tx, source, &row)?;
+        let mut reader = PgnReader::open(path).map_err(|source| DbError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        let read = read_in_batches(
+            &mut reader,
+            |raw| convert(check_game(raw)),
+            &mut |end, rows| {
+                for row in rows {
+                    match row {
+                        Converted::Game(row) => {
+                            summary.games += 1;
+                            summary.plies += u64::from(row.plies);
+                            writer.add(&tx, source, &row)?;
+                        }
+                        Converted::Bad(message) => {
+                            summary.bad += 1;
+                            events(ImportEvent::Bad { path, message });
+                        }
                     }
-                    Converted::Bad(message) => {
-                        summary.bad += 1;
-                        events(ImportEvent::Bad { path, message });
-                    }
-                    Converted::Read(offset) => events(ImportEvent::Read(offset)),
                 }
-            }
-            Ok(())
-        })
-        .map_err(|e| match e {
-            ReadError::Io(source) => DbError::Io {
+                events(ImportEvent::Read(end));
+                Ok(())
+            },
+        );
+        read.map_err(|e| match e {
+            BatchError::Read(source) => DbError::Io {
                 path: path.clone(),
                 source,
             },
-            ReadError::Sqlite(source) => err(source),
+            BatchError::Consume(source) => err(source),
         })?;
         tx.execute(
             "UPDATE sources SET games = ?1, bad = ?2 WHERE id = ?3",
@@ -186,8 +189,6 @@ struct Tags {
 enum Converted {
     Game(Box<Row>),
     Bad(String),
-    /// How far into the file the batch ends.
-    Read(u64),
 }
 
 fn convert(parsed: ParsedGame) -> Converted {
@@ -292,155 +293,6 @@ pub fn speed(time_control: &str) -> Option<&'static str> {
         s if s < 1500.0 => "rapid",
         _ => "classical",
     })
-}
-
-enum ReadError {
-    Io(io::Error),
-    Sqlite(rusqlite::Error),
-}
-
-/// Games copied out of the reader's buffer.
-#[derive(Default)]
-struct Batch {
-    index: u64,
-    bytes: Vec<u8>,
-    games: Vec<Span>,
-    end: u64,
-}
-
-struct Span {
-    number: u64,
-    offset: u64,
-    line: u64,
-    start: usize,
-    end: usize,
-    movetext: usize,
-    movetext_line: u64,
-}
-
-/// Reads one file on every core; `write` gets each batch's rows in file order.
-fn read_file(
-    path: &Path,
-    write: &mut dyn FnMut(Vec<Converted>) -> Result<(), rusqlite::Error>,
-) -> Result<(), ReadError> {
-    let mut reader = PgnReader::open(path).map_err(ReadError::Io)?;
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let (batches, batch_rx) = sync_channel::<Batch>(2 * workers);
-    let batch_rx = Arc::new(Mutex::new(batch_rx));
-    let (rows, rows_rx) = channel::<(u64, Vec<Converted>)>();
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            let batch_rx = Arc::clone(&batch_rx);
-            let rows = rows.clone();
-            s.spawn(move || {
-                loop {
-                    let next = batch_rx
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .recv();
-                    let Ok(batch) = next else { break };
-                    if rows.send((batch.index, convert_batch(&batch))).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(rows);
-        let framer = s.spawn(move || frame(&mut reader, batches));
-        let written = write_in_order(rows_rx, write);
-        let framed = framer
-            .join()
-            .unwrap_or_else(|p| std::panic::resume_unwind(p));
-        written.map_err(ReadError::Sqlite)?;
-        framed.map_err(ReadError::Io)
-    })
-}
-
-fn frame(
-    reader: &mut PgnReader<File>,
-    batches: std::sync::mpsc::SyncSender<Batch>,
-) -> io::Result<()> {
-    let mut batch = Batch::default();
-    let scan = reader.for_each_raw(|raw| {
-        add_game(&mut batch, raw);
-        if batch.bytes.len() >= BATCH_BYTES {
-            let index = batch.index + 1;
-            let full = std::mem::replace(
-                &mut batch,
-                Batch {
-                    index,
-                    ..Batch::default()
-                },
-            );
-            if batches.send(full).is_err() {
-                return ControlFlow::Break(());
-            }
-        }
-        ControlFlow::Continue(())
-    });
-    if !batch.games.is_empty() {
-        let _ = batches.send(batch);
-    }
-    scan
-}
-
-fn add_game(batch: &mut Batch, raw: &RawGame<'_>) {
-    let start = batch.bytes.len();
-    batch.bytes.extend_from_slice(raw.bytes);
-    batch.end = raw.offset + raw.bytes.len() as u64;
-    batch.games.push(Span {
-        number: raw.number,
-        offset: raw.offset,
-        line: raw.line,
-        start,
-        end: batch.bytes.len(),
-        movetext: raw.movetext,
-        movetext_line: raw.movetext_line,
-    });
-}
-
-fn convert_batch(batch: &Batch) -> Vec<Converted> {
-    let mut out: Vec<Converted> = batch
-        .games
-        .iter()
-        .map(|span| {
-            convert(check_game(&RawGame {
-                number: span.number,
-                offset: span.offset,
-                line: span.line,
-                bytes: &batch.bytes[span.start..span.end],
-                movetext: span.movetext,
-                movetext_line: span.movetext_line,
-            }))
-        })
-        .collect();
-    out.push(Converted::Read(batch.end));
-    out
-}
-
-/// Hands batches to `write` in file order. After a write error the rest is drained unread, so
-/// that the workers and the framer finish.
-fn write_in_order(
-    rows: Receiver<(u64, Vec<Converted>)>,
-    write: &mut dyn FnMut(Vec<Converted>) -> Result<(), rusqlite::Error>,
-) -> Result<(), rusqlite::Error> {
-    let mut waiting = BTreeMap::new();
-    let mut next = 0;
-    let mut result = Ok(());
-    for (index, batch) in rows {
-        if result.is_err() {
-            continue;
-        }
-        waiting.insert(index, batch);
-        while let Some(batch) = waiting.remove(&next) {
-            next += 1;
-            if let Err(e) = write(batch) {
-                result = Err(e);
-                break;
-            }
-        }
-    }
-    result
 }
 
 /// The writing side: game rows, names, postings gathered for the index, signatures.

@@ -2,6 +2,7 @@
 //! any size, an index for random access, export in the PGN export format, and atomic saving.
 
 pub mod annotation;
+pub mod batches;
 pub mod headers;
 pub mod index;
 mod movetext;
