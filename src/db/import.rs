@@ -1,7 +1,7 @@
 //! PGN files into the database, on every core: workers read the games and turn each into a row
 //! (tags, moves, the positions to index), and the calling thread writes the rows in file order
-//! in one transaction, gathering the postings in
-//! memory and adding them to the index whenever they grow large and at the end.
+//! in one transaction, gathering the postings in memory and adding them to the index whenever
+//! they grow large and at the end.
 
 use std::collections::HashMap;
 use std::fs::File;
