@@ -45,7 +45,9 @@ const fn leaper_table(deltas: &[(i32, i32)]) -> [u64; 64] {
     table
 }
 
-static KNIGHT: [u64; 64] = leaper_table(&[
+/// A knight's jumps and a king's steps as (file, rank) offsets, clockwise from up-right and
+/// from up; also how the game database numbers them.
+pub const KNIGHT_STEPS: [(i32, i32); 8] = [
     (1, 2),
     (2, 1),
     (2, -1),
@@ -54,17 +56,19 @@ static KNIGHT: [u64; 64] = leaper_table(&[
     (-2, -1),
     (-2, 1),
     (-1, 2),
-]);
-static KING: [u64; 64] = leaper_table(&[
-    (1, 0),
-    (1, 1),
+];
+pub const KING_STEPS: [(i32, i32); 8] = [
     (0, 1),
-    (-1, 1),
-    (-1, 0),
-    (-1, -1),
-    (0, -1),
+    (1, 1),
+    (1, 0),
     (1, -1),
-]);
+    (0, -1),
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+];
+static KNIGHT: [u64; 64] = leaper_table(&KNIGHT_STEPS);
+static KING: [u64; 64] = leaper_table(&KING_STEPS);
 static PAWN: [[u64; 64]; 2] = [
     leaper_table(&[(-1, 1), (1, 1)]),
     leaper_table(&[(-1, -1), (1, -1)]),

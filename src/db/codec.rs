@@ -3,6 +3,7 @@
 //! result and rating, and which move they played next) and the material signature that rules
 //! games out of a scan.
 
+use crate::chess::attacks::{KING_STEPS, KNIGHT_STEPS};
 use crate::chess::{CastlingSide, Color, Move, MoveKind, Position, Role, Square};
 use crate::game::{GameMove, GameResult};
 
@@ -15,26 +16,6 @@ pub const NULL_NEXT: u16 = u16::MAX;
 /// A king's code that no king move has: a null move (`--` in PGN).
 const NULL_CODE: u8 = 15;
 
-const KNIGHT_JUMPS: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
-const KING_STEPS: [(i32, i32); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
 const PROMOTIONS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Queen];
 
 /// Appends a legal move in about one byte, with no move generation either way: the high nibble
@@ -72,7 +53,7 @@ pub fn encode_move(pos: &Position, mv: GameMove, out: &mut Vec<u8>) {
             None if df < 0 => 2,
             None => 3,
         },
-        Some(Role::Knight) => KNIGHT_JUMPS
+        Some(Role::Knight) => KNIGHT_STEPS
             .iter()
             .position(|&j| j == (df, dr))
             .unwrap_or(0) as u8,
@@ -149,7 +130,7 @@ pub fn decode_move(pos: &Position, bytes: &[u8], at: &mut usize) -> Option<GameM
             }));
         }
         Role::Knight => {
-            let (df, dr) = *KNIGHT_JUMPS.get(code as usize)?;
+            let (df, dr) = *KNIGHT_STEPS.get(code as usize)?;
             square(ff + df, fr + dr)?
         }
         Role::King if code == i32::from(NULL_CODE) => return Some(GameMove::Null),
