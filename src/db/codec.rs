@@ -219,6 +219,14 @@ fn result_from_bits(bits: u64) -> GameResult {
     }
 }
 
+/// The players' mean rating as postings keep it: 0 unless both have one.
+pub fn mean_rating(white: Option<u16>, black: Option<u16>) -> u16 {
+    match (white, black) {
+        (Some(w), Some(b)) => ((u32::from(w) + u32::from(b)) / 2) as u16,
+        _ => 0,
+    }
+}
+
 /// One game at one position.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Posting {

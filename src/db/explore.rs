@@ -8,8 +8,8 @@ use std::fmt;
 use rusqlite::params_from_iter;
 use serde::Serialize;
 
-use super::codec::{GAME_ENDS, NULL_NEXT, Posting, Signature, postings};
-use super::stored::{GAME_COLUMNS, SIGNATURES_PER_BLOCK, StoredGame};
+use super::codec::{GAME_ENDS, NULL_NEXT, Posting, Signature, mean_rating, postings};
+use super::stored::{SIGNATURES_PER_BLOCK, StoredGame};
 use super::{Database, DbError, INDEX_PLIES, sqlite};
 use crate::chess::{Color, Move, Position};
 use crate::game::GameMove;
@@ -392,13 +392,7 @@ impl<'a> Explorer<'a> {
                 true
             });
             if let Some((_, next)) = first.filter(|&(ply, _)| ply > INDEX_PLIES) {
-                let rating = match (game.headers.get("WhiteElo"), game.headers.get("BlackElo")) {
-                    (Some(w), Some(b)) => match (w.parse::<u32>(), b.parse::<u32>()) {
-                        (Ok(w), Ok(b)) => ((w + b) / 2) as u16,
-                        _ => 0,
-                    },
-                    _ => 0,
-                };
+                let rating = mean_rating(game.white_elo, game.black_elo);
                 found.push(Posting {
                     game: game.id,
                     result: game.result,
@@ -565,7 +559,10 @@ impl<'a> Explorer<'a> {
         let mut stmt = self
             .db
             .conn
-            .prepare_cached(&format!("SELECT {GAME_COLUMNS} WHERE g.id = ?1"))
+            .prepare_cached(
+                "SELECT event, date, white, black, result, white_elo, black_elo
+                 FROM game_list WHERE id = ?1",
+            )
             .map_err(&err)?;
         let mut out = Vec::with_capacity(ids.len());
         for &id in ids {
@@ -576,13 +573,13 @@ impl<'a> Explorer<'a> {
                     };
                     Ok(GameHeader {
                         id,
-                        event: text(1)?,
-                        date: text(3)?,
-                        white: text(5)?,
-                        black: text(6)?,
-                        result: text(7)?,
-                        white_elo: r.get(8)?,
-                        black_elo: r.get(9)?,
+                        event: text(0)?,
+                        date: text(1)?,
+                        white: text(2)?,
+                        black: text(3)?,
+                        result: text(4)?,
+                        white_elo: r.get(5)?,
+                        black_elo: r.get(6)?,
                     })
                 })
                 .map_err(&err)?;

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{OptionalExtension, Transaction, params};
 
-use super::codec::{GAME_ENDS, NULL_NEXT, Posting, Run, Signature, encode_move};
+use super::codec::{GAME_ENDS, NULL_NEXT, Posting, Run, Signature, encode_move, mean_rating};
 use super::schema::INDEXES;
 use super::stored::{SIGNATURE_BYTES, SIGNATURES_PER_BLOCK};
 use super::{Database, DbError, INDEX_PLIES, sqlite};
@@ -269,10 +269,7 @@ fn tags_of(headers: &crate::game::Headers) -> (Tags, u16) {
             }
         }
     }
-    let rating = match (tags.white_elo, tags.black_elo) {
-        (Some(w), Some(b)) => ((u32::from(w) + u32::from(b)) / 2) as u16,
-        _ => 0,
-    };
+    let rating = mean_rating(tags.white_elo, tags.black_elo);
     (tags, rating)
 }
 

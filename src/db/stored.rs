@@ -6,6 +6,7 @@ use rusqlite::{Connection, Row};
 use super::codec::decode_move;
 use crate::chess::Position;
 use crate::game::record::start_position;
+use crate::game::tags::{Encoding, scan_tags};
 use crate::game::{Game, GameMove, GameResult, Headers, NodeId, Variant};
 
 /// Signatures are stored in blocks of this many games, 16 bytes each.
@@ -25,6 +26,8 @@ pub struct StoredGame {
     pub id: u64,
     pub headers: Headers,
     pub result: GameResult,
+    pub white_elo: Option<u16>,
+    pub black_elo: Option<u16>,
     pub moves: Vec<u8>,
 }
 
@@ -43,14 +46,9 @@ impl StoredGame {
         {
             put(name, text(i + 1)?);
         }
-        put(
-            "WhiteElo",
-            row.get::<_, Option<i64>>(8)?.map(|e| e.to_string()),
-        );
-        put(
-            "BlackElo",
-            row.get::<_, Option<i64>>(9)?.map(|e| e.to_string()),
-        );
+        let (white_elo, black_elo): (Option<u16>, Option<u16>) = (row.get(8)?, row.get(9)?);
+        put("WhiteElo", white_elo.map(|e| e.to_string()));
+        put("BlackElo", black_elo.map(|e| e.to_string()));
         put("ECO", text(10)?);
         put("TimeControl", text(11)?);
         let fen = text(12)?;
@@ -58,9 +56,11 @@ impl StoredGame {
             put("SetUp", Some("1".to_owned()));
         }
         put("FEN", fen);
-        for (name, value) in parse_tag_lines(&text(14)?.unwrap_or_default()) {
-            put(&name, Some(value));
-        }
+        let other = text(14)?.unwrap_or_default();
+        scan_tags(other.as_bytes(), 1, Encoding::Utf8, |name, value, _| {
+            let (name, value) = (Encoding::Utf8.decode(name), Encoding::Utf8.decode(&value));
+            put(&name, Some(value.into_owned()));
+        });
         let (headers, _) = Headers::from_tags(tags);
         let result = headers
             .get("Result")
@@ -70,6 +70,8 @@ impl StoredGame {
             id: row.get::<_, i64>(0)? as u64,
             headers,
             result,
+            white_elo,
+            black_elo,
             moves: row.get(13)?,
         })
     }
@@ -146,25 +148,4 @@ fn play(pos: &mut Position, mv: GameMove) -> bool {
         }
         GameMove::Move(_) => false,
     }
-}
-
-/// Reads back the `[Name "value"]` lines the import wrote for the tags without a column.
-fn parse_tag_lines(text: &str) -> Vec<(String, String)> {
-    text.lines()
-        .filter_map(|line| {
-            let inner = line.trim().strip_prefix('[')?.strip_suffix(']')?;
-            let (name, quoted) = inner.split_once(' ')?;
-            let quoted = quoted.trim().strip_prefix('"')?.strip_suffix('"')?;
-            let mut value = String::with_capacity(quoted.len());
-            let mut chars = quoted.chars();
-            while let Some(c) = chars.next() {
-                value.push(if c == '\\' {
-                    chars.next().unwrap_or('\\')
-                } else {
-                    c
-                });
-            }
-            Some((name.to_owned(), value))
-        })
-        .collect()
 }

@@ -412,3 +412,22 @@ fn a_file_that_is_not_a_database_is_left_alone() {
     );
     assert!(Database::open(Path::new("/no/such/file.kdb")).is_err());
 }
+
+#[test]
+fn tags_without_a_column_and_odd_values_read_back_whole() {
+    let f = Fixture::new();
+    let pgn = "[Event \"E\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\
+               [WhiteElo \"-\"]\n[BlackElo \"2100\"]\n[Annotator \"say \\\"hi\\\" \\\\ bye\"]\n\
+               [Opening \"Ruy López\"]\n\n1. e4 e5 1-0\n\n";
+    f.import(&[f.file("a.pgn", pgn)]);
+    let db = Database::open(&f.db).unwrap();
+    let game = Explorer::new(&db).load(&[1]).unwrap().remove(0);
+    let tag = |name| game.headers.get(name);
+    assert_eq!(tag("Annotator"), Some("say \"hi\" \\ bye"));
+    assert_eq!(tag("Opening"), Some("Ruy López"));
+    assert_eq!(
+        (tag("WhiteElo"), tag("BlackElo")),
+        (Some("-"), Some("2100"))
+    );
+    assert_eq!((game.white_elo, game.black_elo), (None, Some(2100)));
+}
