@@ -36,22 +36,16 @@ enum DbCommand {
     /// The moves played from a position, with games, results and ratings, and the best-rated
     /// and latest games that reached it.
     Explore {
-        database: PathBuf,
         #[command(flatten)]
-        position: PositionArgs,
-        #[command(flatten)]
-        filters: FilterArgs,
+        search: SearchArgs,
         /// Print JSON.
         #[arg(long)]
         json: bool,
     },
     /// Write the games that reached a position as PGN, in import order.
     Games {
-        database: PathBuf,
         #[command(flatten)]
-        position: PositionArgs,
-        #[command(flatten)]
-        filters: FilterArgs,
+        search: SearchArgs,
         /// At most this many games.
         #[arg(long)]
         limit: Option<usize>,
@@ -70,6 +64,25 @@ enum DbCommand {
         #[arg(long, default_value_t = 100)]
         games: u64,
     },
+}
+
+/// A database, a position in it and the filters: what `explore` and `games` look at.
+#[derive(Args)]
+struct SearchArgs {
+    /// The database, like games.kdb.
+    database: PathBuf,
+    #[command(flatten)]
+    position: PositionArgs,
+    #[command(flatten)]
+    filters: FilterArgs,
+}
+
+impl SearchArgs {
+    fn open(self) -> anyhow::Result<(Database, Position, Filters)> {
+        let db = Database::open(&self.database)?;
+        let pos = self.position.position()?;
+        Ok((db, pos, self.filters.filters()?))
+    }
 }
 
 #[derive(Args)]
@@ -170,15 +183,9 @@ pub fn run(args: DbArgs) -> anyhow::Result<()> {
             output,
             append,
         } => import_files(&files, &output, append),
-        DbCommand::Explore {
-            database,
-            position,
-            filters,
-            json,
-        } => {
-            let db = Database::open(&database)?;
-            let pos = position.position()?;
-            let report = Explorer::new(&db).explore(&pos, &filters.filters()?)?;
+        DbCommand::Explore { search, json } => {
+            let (db, pos, filters) = search.open()?;
+            let report = Explorer::new(&db).explore(&pos, &filters)?;
             let mut out = io::stdout().lock();
             if json {
                 serde_json::to_writer_pretty(&mut out, &report)?;
@@ -189,16 +196,13 @@ pub fn run(args: DbArgs) -> anyhow::Result<()> {
             Ok(())
         }
         DbCommand::Games {
-            database,
-            position,
-            filters,
+            search,
             limit,
             output,
         } => {
-            let db = Database::open(&database)?;
-            let pos = position.position()?;
+            let (db, pos, filters) = search.open()?;
             let mut explorer = Explorer::new(&db);
-            let mut ids = explorer.game_ids(&pos, &filters.filters()?)?;
+            let mut ids = explorer.game_ids(&pos, &filters)?;
             ids.truncate(limit.unwrap_or(usize::MAX));
             match output {
                 Some(path) => {
