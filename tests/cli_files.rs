@@ -1,22 +1,13 @@
 //! What the headless commands do with the files they are given: outputs that are not regular
 //! files, the input as its own output, books that are not files, and signals during a write.
 
+mod common;
+
 use std::fs;
-use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-fn kibitzer(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kibitzer"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use common::{kibitzer, stderr};
 
 const GAME: &str = "[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 1-0\n\n";
 

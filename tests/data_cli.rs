@@ -2,17 +2,12 @@
 //! stats` counts them, `data convert` turns them into deduplicated records, and `train` reads
 //! both formats.
 
-use std::path::Path;
-use std::process::{Command, Output};
+mod common;
 
-/// Runs `kibitzer args` in `dir`.
-fn run(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kibitzer"))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("kibitzer runs")
-}
+use std::path::Path;
+use std::process::Output;
+
+use common::kibitzer as run;
 
 /// [`run`], which must succeed.
 fn kibitzer(args: &[&str], dir: &Path) -> Output {

@@ -84,3 +84,20 @@ pub fn no_panic(what: &str, input: &str, f: impl FnOnce()) {
         panic!("{what} panicked on {input:?}");
     }
 }
+
+/// Runs the `kibitzer` binary with `args` in `dir`.
+pub fn kibitzer(args: &[&str], dir: &std::path::Path) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("kibitzer runs")
+}
+
+pub fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+pub fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
