@@ -81,6 +81,46 @@ pub fn encode_move(pos: &Position, mv: GameMove, out: &mut Vec<u8>) {
 /// Reads a move written by [`encode_move`] at `*at`, moving past it. `None` for bytes that make
 /// no move of the mover's pieces here (a damaged record).
 pub fn decode_move(pos: &Position, bytes: &[u8], at: &mut usize) -> Option<GameMove> {
+    match read_move(pos, bytes, at)? {
+        GameMove::Move(m) if !plausible(pos, m) => None,
+        mv => Some(mv),
+    }
+}
+
+/// What every move [`encode_move`] wrote satisfies, checked without generating moves (which
+/// would cost more than the rest of a replay): it takes no piece of its own side and no king,
+/// and a pawn pushes onto an empty square, captures something, starts a double step from its
+/// first rank through an empty one, and promotes exactly on the last rank. A damaged record
+/// thus reads as damaged instead of as a move that breaks the position.
+fn plausible(pos: &Position, m: Move) -> bool {
+    if m.is_castle() {
+        return true;
+    }
+    let us = pos.turn();
+    let target = pos.piece_at(m.to());
+    if target.is_some_and(|p| p.color == us || p.role == Role::King) {
+        return false;
+    }
+    if pos.role_at(m.from()) != Some(Role::Pawn) {
+        return true;
+    }
+    let rank = |sq: Square| sq.relative(us).rank().index();
+    let last = rank(m.to()) == 7;
+    let kind_fits = match m.kind() {
+        MoveKind::DoublePush => {
+            let middle = Square::new((m.from() as u32 + m.to() as u32) / 2);
+            rank(m.from()) == 1 && target.is_none() && pos.piece_at(middle).is_none()
+        }
+        MoveKind::EnPassant => true,
+        MoveKind::Quiet | MoveKind::Promotion => target.is_none(),
+        MoveKind::Capture | MoveKind::PromotionCapture => target.is_some(),
+        MoveKind::Castle => false,
+    };
+    kind_fits && last == m.is_promotion()
+}
+
+/// Reads the move [`encode_move`] wrote, unchecked.
+fn read_move(pos: &Position, bytes: &[u8], at: &mut usize) -> Option<GameMove> {
     let byte = *bytes.get(*at)?;
     *at += 1;
     let us = pos.turn();
@@ -419,6 +459,22 @@ mod tests {
         encode_move(&pos, GameMove::Null, &mut out);
         assert_eq!(decode_move(&pos, &out, &mut 0), Some(GameMove::Null));
         assert_eq!(decode_move(&pos, &[], &mut 0), None);
+        // Bytes no legal move was written as read as damage, not as moves.
+        let damaged = [
+            0x00, // the a1 rook to its own square
+            0x95, // the b2 pawn promoting on b3
+            0x11, // the b1 knight onto its own d2 pawn
+            0x80, // fine: a2-a3
+        ];
+        let read: Vec<_> = damaged
+            .iter()
+            .map(|&b| decode_move(&pos, &[b], &mut 0))
+            .collect();
+        assert_eq!(read[..3], [None, None, None]);
+        assert_eq!(
+            read[3],
+            Some(GameMove::Move(pos.parse_uci("a2a3").unwrap()))
+        );
     }
 
     #[test]

@@ -134,7 +134,8 @@ impl StoredGame {
     }
 }
 
-/// Plays a stored move; false when it cannot be played here (a damaged record).
+/// Plays a stored move, as [`decode_move`] checked it; false for a null move in check (a
+/// damaged record).
 fn play(pos: &mut Position, mv: GameMove) -> bool {
     match mv {
         GameMove::Null if pos.in_check() => false,
@@ -142,10 +143,9 @@ fn play(pos: &mut Position, mv: GameMove) -> bool {
             pos.play_null();
             true
         }
-        GameMove::Move(m) if pos.is_legal(m) => {
+        GameMove::Move(m) => {
             pos.play_unchecked(m);
             true
         }
-        GameMove::Move(_) => false,
     }
 }
