@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::fs::File;
+use std::hash::BuildHasherDefault;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
@@ -297,7 +298,7 @@ struct Writer {
     next_id: u64,
     players: HashMap<String, i64>,
     events: HashMap<String, i64>,
-    postings: HashMap<u64, Run, BuildKeyHasher>,
+    postings: HashMap<u64, Run, BuildHasherDefault<KeyHasher>>,
     postings_bytes: usize,
     /// Signatures of the games from the first one of the last, partial block on.
     signatures: Vec<u8>,
@@ -486,25 +487,15 @@ fn name_id(
 }
 
 /// Position keys are Zobrist keys, already uniformly spread: hashing them again is wasted work.
-#[derive(Default, Clone, Copy)]
-struct BuildKeyHasher;
-
 #[derive(Default)]
 struct KeyHasher(u64);
-
-impl std::hash::BuildHasher for BuildKeyHasher {
-    type Hasher = KeyHasher;
-
-    fn build_hasher(&self) -> KeyHasher {
-        KeyHasher(0)
-    }
-}
 
 impl std::hash::Hasher for KeyHasher {
     fn finish(&self) -> u64 {
         self.0
     }
 
+    /// Only `u64` keys are hashed; anything else is folded in plainly.
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
             self.0 = (self.0 << 8 | u64::from(b)).rotate_left(5);
