@@ -67,7 +67,7 @@ pub use limits::{Clock, Limit, SearchLimits};
 pub use params::{TUNABLES, Tunable};
 pub use probe::{TablebaseConfig, TablebaseProbe, TbRoot, TbRootMove};
 pub use score::{Bound, Score, Wdl};
-pub use strength::{MAX_ELO, MIN_ELO};
+pub use strength::{DEFAULT_ELO, MAX_ELO, MIN_ELO};
 
 use strength::Strength;
 use thread::{Flags, Job, ThreadData};
@@ -156,6 +156,7 @@ impl EngineOptions {
 pub const MAX_HASH_MB: usize = 65_536;
 pub const MAX_THREADS: usize = 256;
 pub const MAX_MULTIPV: usize = 256;
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
 
 impl Default for EngineOptions {
     fn default() -> Self {

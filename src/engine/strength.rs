@@ -11,6 +11,8 @@ use crate::chess::Move;
 
 pub const MIN_ELO: u32 = 1000;
 pub const MAX_ELO: u32 = 2800;
+/// The level a front end offers before one is chosen.
+pub const DEFAULT_ELO: u32 = 1500;
 /// How many best lines the noisy choice picks from.
 pub const CANDIDATES: usize = 4;
 

@@ -30,6 +30,8 @@ impl BookRule {
 /// ply, count the fifty-move rule (as the UCI defaults do).
 pub const PROBE_DEPTH: i32 = 1;
 pub const RULE50: bool = true;
+/// The deepest probe depth the front ends accept.
+pub const MAX_PROBE_DEPTH: i32 = 100;
 
 /// An engine's book and tables, and the choice between a book move and a search.
 pub struct PlayPolicy {

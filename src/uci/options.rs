@@ -4,13 +4,10 @@ use std::path::Path;
 use std::time::Duration;
 
 use crate::engine::{
-    DEFAULT_HCE_SHARE, Engine, EngineOptions, Evaluation, MAX_ELO, MAX_HASH_MB, MAX_MULTIPV,
-    MAX_THREADS, MIN_ELO, TablebaseConfig,
+    DEFAULT_ELO, DEFAULT_HCE_SHARE, Engine, EngineOptions, Evaluation, MAX_ELO, MAX_HASH_MB,
+    MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV, MAX_THREADS, MIN_ELO, TablebaseConfig,
 };
-
-const MAX_OVERHEAD_MS: u64 = 5000;
-const DEFAULT_ELO: u32 = 1500;
-const MAX_SYZYGY_DEPTH: u32 = 100;
+use crate::engines::policy::{MAX_PROBE_DEPTH, PROBE_DEPTH, RULE50};
 
 /// A change that needs an idle engine (applied when the running search ends).
 #[derive(Clone, PartialEq, Debug)]
@@ -97,7 +94,7 @@ pub fn declarations() -> Vec<String> {
         "option name Clear Hash type button".to_owned(),
         "option name Ponder type check default false".to_owned(),
         format!(
-            "option name Move Overhead type spin default {} min 0 max {MAX_OVERHEAD_MS}",
+            "option name Move Overhead type spin default {} min 0 max {MAX_MOVE_OVERHEAD_MS}",
             d.move_overhead.as_millis()
         ),
         "option name UCI_Chess960 type check default false".to_owned(),
@@ -105,8 +102,10 @@ pub fn declarations() -> Vec<String> {
         "option name UCI_LimitStrength type check default false".to_owned(),
         format!("option name UCI_Elo type spin default {DEFAULT_ELO} min {MIN_ELO} max {MAX_ELO}"),
         "option name SyzygyPath type string default <empty>".to_owned(),
-        format!("option name SyzygyProbeDepth type spin default 1 min 1 max {MAX_SYZYGY_DEPTH}"),
-        "option name Syzygy50MoveRule type check default true".to_owned(),
+        format!(
+            "option name SyzygyProbeDepth type spin default {PROBE_DEPTH} min 1 max {MAX_PROBE_DEPTH}"
+        ),
+        format!("option name Syzygy50MoveRule type check default {RULE50}"),
         "option name OwnBook type check default false".to_owned(),
         "option name BookFile type string default <empty>".to_owned(),
         format!(
@@ -187,7 +186,7 @@ impl Values {
             limit_strength: false,
             elo: DEFAULT_ELO,
             syzygy_path: String::new(),
-            syzygy_probe_depth: 1,
+            syzygy_probe_depth: PROBE_DEPTH as u32,
             syzygy_50_move_rule: true,
             own_book: false,
             book_file: String::new(),
@@ -250,7 +249,7 @@ impl Values {
                 OptionChange::None
             }
             "move overhead" => OptionChange::Engine(PendingChange::MoveOverhead(
-                Duration::from_millis(spin(name, value, 0, MAX_OVERHEAD_MS)?),
+                Duration::from_millis(spin(name, value, 0, MAX_MOVE_OVERHEAD_MS)?),
             )),
             "uci_chess960" => {
                 self.chess960 = check(name, value)?;
@@ -270,7 +269,7 @@ impl Values {
                 OptionChange::Tablebases
             }
             "syzygyprobedepth" => {
-                self.syzygy_probe_depth = spin(name, value, 1, MAX_SYZYGY_DEPTH as u64)? as u32;
+                self.syzygy_probe_depth = spin(name, value, 1, MAX_PROBE_DEPTH as u64)? as u32;
                 OptionChange::TablebaseSettings
             }
             "syzygy50moverule" => {

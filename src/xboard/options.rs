@@ -4,8 +4,11 @@
 use std::ffi::OsStr;
 
 use crate::book::Book;
-use crate::engine::{DEFAULT_HCE_SHARE, Engine, EngineOptions, Evaluation, MAX_ELO, MIN_ELO};
-use crate::engines::policy::PlayPolicy;
+use crate::engine::{
+    DEFAULT_ELO, DEFAULT_HCE_SHARE, Engine, EngineOptions, Evaluation, MAX_ELO, MAX_HASH_MB,
+    MAX_MOVE_OVERHEAD_MS, MAX_THREADS, MIN_ELO,
+};
+use crate::engines::policy::{MAX_PROBE_DEPTH, PROBE_DEPTH, PlayPolicy, RULE50};
 use crate::tablebase::Tablebases;
 
 /// The options' values as last set.
@@ -39,16 +42,15 @@ pub enum Change {
     ClearHash,
 }
 
-const DEFAULT_ELO: u32 = 1500;
-
-/// The declarations of `feature option="..."`.
+/// The declarations of `feature option="..."`: the same limits and defaults as the UCI
+/// options', under xboard's names.
 pub fn declarations() -> Vec<String> {
     let defaults = EngineOptions::default();
     vec![
-        format!("Hash -spin {} 1 65536", defaults.hash_mb),
-        format!("Threads -spin {} 1 256", defaults.threads),
+        format!("Hash -spin {} 1 {MAX_HASH_MB}", defaults.hash_mb),
+        format!("Threads -spin {} 1 {MAX_THREADS}", defaults.threads),
         format!(
-            "Move Overhead -spin {} 0 5000",
+            "Move Overhead -spin {} 0 {MAX_MOVE_OVERHEAD_MS}",
             defaults.move_overhead.as_millis()
         ),
         "Limit Strength -check 0".to_owned(),
@@ -56,8 +58,8 @@ pub fn declarations() -> Vec<String> {
         "Own Book -check 0".to_owned(),
         "Book File -file ".to_owned(),
         "Syzygy Path -path ".to_owned(),
-        "Syzygy Probe Depth -spin 1 1 100".to_owned(),
-        "Syzygy 50 Move Rule -check 1".to_owned(),
+        format!("Syzygy Probe Depth -spin {PROBE_DEPTH} 1 {MAX_PROBE_DEPTH}"),
+        format!("Syzygy 50 Move Rule -check {}", u8::from(RULE50)),
         "Use NNUE -check 1".to_owned(),
         "Eval File -file ".to_owned(),
         format!("Hand Crafted Share -spin {DEFAULT_HCE_SHARE} 0 100"),
@@ -96,8 +98,8 @@ impl Values {
             own_book: false,
             book_file: String::new(),
             syzygy_path: String::new(),
-            probe_depth: 1,
-            rule50: true,
+            probe_depth: PROBE_DEPTH,
+            rule50: RULE50,
             use_nnue: engine.evaluation != Evaluation::HandCrafted,
             eval_file: String::new(),
             hce_share: match engine.evaluation {
@@ -112,15 +114,15 @@ impl Values {
         let value = value.trim();
         Ok(match name.to_ascii_lowercase().as_str() {
             "hash" => {
-                self.hash_mb = number(name, value, 1, 65536)?;
+                self.hash_mb = number(name, value, 1, MAX_HASH_MB)?;
                 Change::Hash
             }
             "threads" => {
-                self.threads = number(name, value, 1, 256)?;
+                self.threads = number(name, value, 1, MAX_THREADS)?;
                 Change::Threads
             }
             "move overhead" => {
-                self.overhead_ms = number(name, value, 0, 5000)?;
+                self.overhead_ms = number(name, value, 0, MAX_MOVE_OVERHEAD_MS)?;
                 Change::Overhead
             }
             "limit strength" => {
@@ -144,7 +146,7 @@ impl Values {
                 Change::Tables
             }
             "syzygy probe depth" => {
-                self.probe_depth = number(name, value, 1, 100)?;
+                self.probe_depth = number(name, value, 1, MAX_PROBE_DEPTH)?;
                 Change::Tables
             }
             "syzygy 50 move rule" => {
