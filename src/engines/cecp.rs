@@ -85,9 +85,9 @@ impl CecpClient {
     ) -> Result<(CecpClient, Receiver<SearchEvent>), ClientError> {
         let (events_tx, events) = mpsc::channel();
         let current: Shared = Arc::default();
-        let reader = (Arc::clone(&current), events_tx.clone());
+        let (reader_current, reader_events) = (Arc::clone(&current), events_tx.clone());
         let process = EngineProcess::start(spec, "cecp", move |stdout, control| {
-            read_output(stdout, &control, &reader.1, &reader.0)
+            read_output(stdout, &control, &reader_events, &reader_current)
         })?;
         let mut client = CecpClient {
             process,
