@@ -118,8 +118,14 @@ impl Default for Position {
 }
 
 impl Position {
+    /// The standard start, parsed once: every game read starts from it.
     pub fn startpos() -> Position {
-        Position::from_fen(super::fen::STARTPOS).expect("the start position is legal")
+        static START: std::sync::OnceLock<Position> = std::sync::OnceLock::new();
+        START
+            .get_or_init(|| {
+                Position::from_fen(super::fen::STARTPOS).expect("the start position is legal")
+            })
+            .clone()
     }
 
     /// Validates `setup`. In [`CastlingMode::Standard`] castling rights need the king on the e-file
