@@ -30,6 +30,6 @@ pub use moves::{Move, MoveKind, MoveList};
 pub use outcome::{DrawReason, Outcome, TbWdl};
 pub use position::{CastlingMode, IllegalMove, Position, PositionError, PositionErrors, Setup};
 pub use rng::Rng;
-pub use san::{San, SanError};
+pub use san::{LineError, San, SanError};
 pub use types::{ByColor, ByRole, CastlingSide, Color, File, Piece, Rank, Role, Square};
 pub use uci::{UciMove, UciMoveError};

@@ -260,6 +260,34 @@ impl Position {
     pub fn parse_san(&self, s: &str) -> Result<Move, SanError> {
         s.parse::<San>()?.to_move(self)
     }
+
+    /// Plays a line of SAN moves separated by spaces, with or without move numbers (`1. e4 e5
+    /// 2.Nf3`, `12...Qd7`). An error names the token it stopped at and the position there.
+    pub fn play_sans(&self, line: &str) -> Result<Position, LineError> {
+        let mut pos = self.clone();
+        for token in line.split_whitespace() {
+            let san = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+            if san.is_empty() {
+                continue;
+            }
+            let m = pos.parse_san(san).map_err(|error| LineError {
+                token: token.to_owned(),
+                fen: pos.fen(),
+                error,
+            })?;
+            pos.play_unchecked(m);
+        }
+        Ok(pos)
+    }
+}
+
+/// Where a line of SAN moves stopped.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("move '{token}' after '{fen}': {error}")]
+pub struct LineError {
+    pub token: String,
+    pub fen: String,
+    pub error: SanError,
 }
 
 #[cfg(test)]
@@ -269,6 +297,22 @@ mod tests {
     fn san_of(fen: &str, uci: &str) -> String {
         let pos = Position::from_fen(fen).unwrap();
         pos.san(pos.parse_uci(uci).unwrap())
+    }
+
+    #[test]
+    fn a_line_plays_with_or_without_move_numbers_and_names_where_it_stopped() {
+        let start = Position::startpos();
+        let numbered = start.play_sans("1. e4 e5 2.Nf3 Nc6 3. Bb5").unwrap();
+        assert_eq!(start.play_sans("e4 e5 Nf3 Nc6 Bb5").unwrap(), numbered);
+        assert_eq!(start.play_sans("").unwrap(), start);
+        let stopped = start.play_sans("1. e4 e5 2. Ke3").unwrap_err();
+        assert_eq!(stopped.token, "Ke3");
+        assert!(matches!(stopped.error, SanError::Illegal(_)));
+        assert!(
+            stopped
+                .to_string()
+                .starts_with("move 'Ke3' after 'rnbqkbnr/pppp1ppp/")
+        );
     }
 
     #[test]

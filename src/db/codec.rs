@@ -402,12 +402,7 @@ mod tests {
     use crate::chess::Position;
 
     fn after(moves: &str) -> Position {
-        let mut pos = Position::startpos();
-        for san in moves.split_whitespace() {
-            let m = pos.parse_san(san).unwrap();
-            pos = pos.play(m).unwrap();
-        }
-        pos
+        Position::startpos().play_sans(moves).unwrap()
     }
 
     /// Every legal move of `pos`, written and read back; returns the bytes they took.

@@ -29,20 +29,9 @@ impl Query {
             Query::Fen(fen) => {
                 Position::from_fen(fen).map_err(|e| DbError::Query(format!("FEN '{fen}': {e}")))
             }
-            Query::Moves(moves) => {
-                let mut pos = Position::startpos();
-                for token in moves.split_whitespace() {
-                    let san = token.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
-                    if san.is_empty() {
-                        continue;
-                    }
-                    let m = pos.parse_san(san).map_err(|e| {
-                        DbError::Query(format!("move '{token}' after '{}': {e}", pos.fen()))
-                    })?;
-                    pos.play_unchecked(m);
-                }
-                Ok(pos)
-            }
+            Query::Moves(moves) => Position::startpos()
+                .play_sans(moves)
+                .map_err(|e| DbError::Query(e.to_string())),
         }
     }
 }

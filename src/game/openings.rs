@@ -33,22 +33,8 @@ static BY_POSITION: LazyLock<HashMap<u64, Opening>> = LazyLock::new(|| {
         else {
             continue;
         };
-        let mut pos = Position::startpos();
-        let mut whole = true;
-        for token in moves.split_whitespace() {
-            if token.ends_with('.') {
-                continue;
-            }
-            match pos.parse_san(token).ok().and_then(|m| pos.play(m).ok()) {
-                Some(next) => pos = next,
-                None => {
-                    whole = false;
-                    break;
-                }
-            }
-        }
         // The list is checked by a test; a line that does not replay names nothing.
-        if whole {
+        if let Ok(pos) = Position::startpos().play_sans(moves) {
             map.entry(pos.hash()).or_insert(Opening { eco, name });
         }
     }
