@@ -1,5 +1,5 @@
-//! The compact forms the database stores: a move as its rank among the position's legal moves
-//! (one byte a ply), LEB128 varints, a position's postings (which games reached it, with what
+//! The compact forms the database stores: a move in about a byte (the moving piece's number and
+//! where it goes), LEB128 varints, a position's postings (which games reached it, with what
 //! result and rating, and which move they played next) and the material signature that rules
 //! games out of a scan.
 
@@ -23,8 +23,8 @@ const PROMOTIONS: [Role; 4] = [Role::Knight, Role::Bishop, Role::Rook, Role::Que
 /// where it goes for its kind of piece (a pawn's step or capture and promotion, a knight's
 /// jump, a king's step or castling, a rook's rank or file, a bishop's file and diagonal). A
 /// queen moves like a rook in one byte; diagonally its code is the impossible "to its own
-/// rank" and a second byte names the square.
-/// A null move is the king's piece with a code no king move has.
+/// rank" and a second byte names the square. A null move is the king's number with a code no
+/// king move has.
 pub fn encode_move(pos: &Position, mv: GameMove, out: &mut Vec<u8>) {
     let us = pos.turn();
     let mine = pos.by_color(us).0;

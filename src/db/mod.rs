@@ -1,5 +1,5 @@
 //! The game database: games from PGN files in SQLite (`games`, `players`, `events`, `sources`,
-//! queryable with `sqlite3`), moves one byte a ply, and a position index for the explorer.
+//! queryable with `sqlite3`), moves in about a byte a ply, and a position index for the explorer.
 //!
 //! The index keys each position by its Polyglot key, the same key books use, and keeps for it
 //! the games that reached it in their first [`INDEX_PLIES`] plies: one posting each with the
