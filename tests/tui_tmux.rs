@@ -757,3 +757,65 @@ fn the_interface_plays_fairymax_over_the_xboard_protocol() {
     s.wait_for("the exit", |t| t.contains("EXITED 0"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A database beside the board: the explorer shows the moves of the position with their games;
+/// Enter plays one; the games list opens a game at the position reached.
+#[test]
+fn the_explorer_plays_a_move_and_opens_a_game_at_the_position() {
+    if tmux_missing() {
+        return;
+    }
+    let Some(shared) = common::shared_dir() else {
+        return;
+    };
+    let (dir, cmd) = fresh_home(
+        "explorer",
+        "analyse 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'",
+    );
+    let pgn = shared.join("pgn/python-chess/kasparov-deep-blue-1997.pgn");
+    let db = dir.join("games.kdb");
+    let (pgn, db_arg) = (pgn.to_string_lossy(), db.to_string_lossy());
+    let out = common::kibitzer(&["db", "import", &pgn, "-o", &db_arg], &dir);
+    assert!(out.status.success(), "{}", common::stderr(&out));
+    let config = dir.join("cfg/kibitzer");
+    std::fs::create_dir_all(&config).unwrap();
+    let toml = format!("[database]\npath = \"{}\"\n", db.display());
+    std::fs::write(config.join("config.toml"), toml).unwrap();
+
+    let s = Session::start("explorer", 120, 40, &cmd);
+    // Kasparov-Deep Blue 1997: three of the six games began 1. e4 (the first row).
+    let row = |t: &str, san: &str, games: &str| {
+        t.lines().any(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            words.windows(2).any(|w| w == [san, games])
+        })
+    };
+    let screen = s.wait_for("the explorer", |t| {
+        t.contains("Explorer: games.kdb") && t.contains("6 games")
+    });
+    assert!(
+        row(&screen, "e4", "3") && row(&screen, "Nf3", "2"),
+        "{screen}"
+    );
+    s.keys(&["Tab", "Enter"]);
+    let screen = s.wait_for("the first row played", |t| {
+        t.contains("1. e4") && t.contains("Black to move") && t.contains("3 games")
+    });
+    assert!(!screen.contains("no moves yet"), "{screen}");
+    s.keys(&["g"]);
+    s.wait_for("the games list", |t| {
+        t.contains("Games reaching this position") && t.contains("Deep Blue")
+    });
+    s.keys(&["Enter"]);
+    s.wait_for("the question for the edited game", |t| {
+        t.contains("not saved; they will be lost")
+    });
+    s.keys(&["y"]);
+    let screen = s.wait_for("the game opened at the position", |t| {
+        t.contains("vs") && t.contains("Black to move") && t.contains("2. ")
+    });
+    assert!(screen.contains("Kasparov"), "{screen}");
+    s.keys(&["q"]);
+    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

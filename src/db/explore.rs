@@ -543,7 +543,8 @@ impl<'a> Explorer<'a> {
         Ok((set, players))
     }
 
-    fn headers(&self, ids: &[u64]) -> Result<Vec<GameHeader>, DbError> {
+    /// The list headers of games by id, in the order given.
+    pub fn headers(&self, ids: &[u64]) -> Result<Vec<GameHeader>, DbError> {
         let err = sqlite(&self.db.path);
         let mut stmt = self
             .db

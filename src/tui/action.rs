@@ -5,6 +5,7 @@ use crate::chess::Position;
 use crate::engines::service::{EngineEvent, SearchId};
 
 use super::dialog::{Pending, PromptKind};
+use super::explorer::worker::Reply;
 use super::keymap::Command;
 use super::library::LibraryEvent;
 use super::tablebase;
@@ -44,6 +45,8 @@ pub enum Action {
     Setup(EditKey),
     /// A key in browse mode (filter, list movement).
     Browse(EditKey),
+    /// A key while the explorer panel has the focus.
+    ExplorerKey(EditKey),
     /// A question answered yes, or an action that needed no question: carry it out.
     Confirmed(Pending),
     /// The prompt's text, entered.
@@ -60,6 +63,8 @@ pub enum Action {
     JobDone(Result<String, String>),
     /// The tables answered for a position.
     Tablebase(Box<Position>, tablebase::Answer),
+    /// The explorer's thread answered.
+    Explorer(Reply),
 }
 
 impl Action {
@@ -73,6 +78,7 @@ impl Action {
                 | Action::Resize(..)
                 | Action::Library(LibraryEvent::Checked { .. })
                 | Action::Tablebase(..)
+                | Action::Explorer(_)
         )
     }
 }

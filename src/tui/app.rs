@@ -12,6 +12,7 @@ use super::action::Action;
 use super::autosave::Saved;
 use super::clock::{Clocks, TimeControl};
 use super::config::Config;
+use super::explorer::ExplorerPanel;
 use super::game::Record;
 use super::library::Library;
 use super::tablebase::TbPanel;
@@ -88,6 +89,8 @@ pub enum Effect {
     Clipboard(String),
     /// Probe the tables for this position off the UI thread.
     Tablebase(Box<Position>),
+    /// Ask the explorer's thread (the open game database).
+    Explorer(super::explorer::worker::Request),
 }
 
 pub struct App {
@@ -145,6 +148,8 @@ pub struct App {
     pub lines_engine: String,
     /// The analysis last autosaved (empty: none is in the autosave file).
     pub autosaved: String,
+    /// The game database and its explorer panel.
+    pub explorer: ExplorerPanel,
 }
 
 impl App {
@@ -184,6 +189,7 @@ impl App {
             tb: TbPanel::default(),
             lines_engine: crate::engines::service::ENGINE_NAME.into(),
             autosaved: String::new(),
+            explorer: ExplorerPanel::default(),
         }
     }
 

@@ -4,15 +4,15 @@ use crate::chess::{Color, Position};
 
 use super::action::Action;
 use super::app::{App, Mode, PromptKind};
+use super::config::expand_home;
 use super::dialog::Pending;
 use super::keymap::Command;
-use super::prompt::expand_home;
 use super::saving;
 use super::start;
 use crate::engines::service::{EngineCommand, MAX_LEVEL};
 
 /// `:` commands and what they do, for `:help` and the help screen.
-pub const COMMAND_HELP: [(&str, &str); 20] = [
+pub const COMMAND_HELP: [(&str, &str); 21] = [
     (
         "play [white|black] [5+3|untimed] [level N] [960 [N]]",
         "new game against the engine",
@@ -27,6 +27,10 @@ pub const COMMAND_HELP: [(&str, &str); 20] = [
     ("save [FILE]", "append the game as PGN"),
     ("write FILE", "write the game as PGN, replacing FILE"),
     ("open FILE", "browse the games of a PGN file"),
+    (
+        "db [FILE.kdb|off]",
+        "open a game database in the explorer (tab)",
+    ),
     ("level N", "engine strength 1-20 (next game)"),
     ("multipv N", "lines shown while analysing"),
     ("ponder on|off", "the engine thinks on your time too"),
@@ -118,6 +122,9 @@ fn run_command(app: &mut App, text: &str) {
         "write" => submit(app, PromptKind::WriteAs, &rest.join(" ")),
         "open" if rest.is_empty() => app.queued.push(Action::Command(Command::Open)),
         "open" => submit(app, PromptKind::OpenPgn, &rest.join(" ")),
+        "db" if rest.is_empty() => super::database::describe(app),
+        "db" if rest == ["off"] => super::database::close(app),
+        "db" => super::database::open(app, expand_home(&rest.join(" "))),
         "level" => match rest
             .first()
             .and_then(|s| s.parse::<u8>().ok())

@@ -87,6 +87,10 @@ pub struct Config {
     pub book_choice: BookChoice,
     /// Syzygy directories, ':'-separated; `None`: ./tablebases and the data directory's.
     pub tablebase_path: Option<String>,
+    /// The game database opened in the explorer at start (`kibitzer db import` makes one).
+    pub database_path: Option<PathBuf>,
+    /// The user's name in the database's games: the explorer can show only theirs.
+    pub database_player: Option<String>,
     /// External UCI engines from `[[engines]]`.
     pub engines: Vec<EngineSpec>,
     /// Engine names (an `[[engines]]` entry or `builtin`) for the opponent and for analysis.
@@ -131,6 +135,8 @@ impl Default for Config {
             book_depth: 16,
             book_choice: BookChoice::Proportional,
             tablebase_path: None,
+            database_path: None,
+            database_player: None,
             engines: Vec::new(),
             opponent: BUILTIN.into(),
             analysis: BUILTIN.into(),
@@ -184,6 +190,12 @@ pub fn default_text() -> String {
          # Syzygy table directories, ':'-separated (\"\" = ./tablebases and the data directory's\n\
          # kibitzer/tablebases).\n\
          path = \"\"\n\n\
+         [database]\n\
+         # A game database (kibitzer db import GAMES.pgn -o GAMES.kdb) for the explorer\n\
+         # beside the board in analyse mode (also :db FILE; tab moves to it).\n\
+         path = \"\"\n\
+         # Your name in its games: m in the explorer shows only yours, as White or as Black.\n\
+         player = \"\"\n\n\
          [keys]\n\
          # Keys: a character, or ctrl-X, alt-X, f1-f12, space, enter, tab, esc, home, end,\n\
          # pageup, pagedown. Letters a-h, N B R Q K O start a typed move and cannot be bound.\n",
@@ -200,6 +212,15 @@ pub fn default_text() -> String {
          # options = { Threads = 2, Hash = 128 }\n",
     );
     s
+}
+
+/// `~/x` is `x` in the home directory, as in a shell.
+pub fn expand_home(text: &str) -> PathBuf {
+    match (text.strip_prefix("~/"), dirs::home_dir()) {
+        (Some(rest), Some(home)) => home.join(rest),
+        _ if text == "~" => dirs::home_dir().unwrap_or_else(|| PathBuf::from(text)),
+        _ => PathBuf::from(text),
+    }
 }
 
 pub fn config_path() -> Option<PathBuf> {
@@ -368,6 +389,20 @@ pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
             Some("") => {}
             Some(p) => config.tablebase_path = Some(p.to_owned()),
             None => bad("tablebase.path", format!("{v} is not a string")),
+        }
+    }
+    if let Some(v) = get("database", "path") {
+        match v.as_str() {
+            Some("") => {}
+            Some(p) => config.database_path = Some(expand_home(p)),
+            None => bad("database.path", format!("{v} is not a string")),
+        }
+    }
+    if let Some(v) = get("database", "player") {
+        match v.as_str() {
+            Some("") => {}
+            Some(name) => config.database_player = Some(name.trim().to_owned()),
+            None => bad("database.player", format!("{v} is not a string")),
         }
     }
     if let Some(v) = table.get("engines") {

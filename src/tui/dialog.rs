@@ -8,6 +8,7 @@ use crate::chess::{Color, Position, Square};
 use super::autosave::Saved;
 use super::clock::TimeControl;
 use super::config::BookChoice;
+use super::explorer::GamesList;
 use super::game::Record;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +34,8 @@ pub enum Overlay {
         from: Square,
         to: Square,
     },
+    /// The games of the database that reached a position.
+    DbGames(GamesList),
 }
 
 /// The fields of the new-game dialog, top to bottom.

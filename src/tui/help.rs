@@ -47,7 +47,7 @@ pub fn applies(command: Command, mode: &Mode) -> bool {
             Mode::Play(_) => {
                 board || matches!(command, Takeback | Hint | NewGame | Resign | OfferDraw)
             }
-            Mode::Analyse(_) => board || tree || matches!(command, Takeback | NewGame),
+            Mode::Analyse(_) => board || tree || matches!(command, Takeback | NewGame | Explorer),
             Mode::Endgame(_) => board || matches!(command, Takeback | Hint | NewGame),
             // Moving through the game would give the answers away.
             Mode::Learn(_) => matches!(

@@ -47,6 +47,27 @@ pub fn action_for(app: &App, event: &Event) -> Option<Action> {
     }
 }
 
+/// The keys the explorer panel takes while it has the focus; the others keep their meaning.
+fn explorer_key(ev: &KeyEvent) -> bool {
+    !ev.modifiers
+        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+        && matches!(
+            ev.code,
+            KeyCode::Up
+                | KeyCode::Down
+                | KeyCode::Left
+                | KeyCode::Right
+                | KeyCode::PageUp
+                | KeyCode::PageDown
+                | KeyCode::Home
+                | KeyCode::End
+                | KeyCode::Enter
+                | KeyCode::Esc
+                | KeyCode::Tab
+                | KeyCode::Char('g' | 'm' | '1'..='9')
+        )
+}
+
 fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
     let key = Key::from_event(ev);
     // Ctrl-C always quits, whatever has the focus.
@@ -81,6 +102,13 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
             return Some(Action::Command(c));
         }
         return edit_key(ev).map(Action::Browse);
+    }
+    if app.explorer.focused()
+        && matches!(app.mode, Mode::Analyse(_))
+        && app.input.is_empty()
+        && explorer_key(ev)
+    {
+        return edit_key(ev).map(Action::ExplorerKey);
     }
     if !app.input.is_empty() || starts_move(key) {
         // Arrows stay with the board even while typing.

@@ -53,10 +53,12 @@ pub enum Command {
     /// that move marked.
     PvNext,
     PvPrev,
+    /// Moves the focus to the explorer panel of the open database, and back.
+    Explorer,
 }
 
 /// Config name, default key, help text.
-pub const COMMANDS: [(Command, &str, &str, &str); 45] = [
+pub const COMMANDS: [(Command, &str, &str, &str); 46] = [
     (Command::Quit, "quit", "q", "quit (offers to save)"),
     (Command::Help, "help", "?", "show all key bindings"),
     (Command::Flip, "flip", "r", "rotate the board"),
@@ -201,6 +203,12 @@ pub const COMMANDS: [(Command, &str, &str, &str); 45] = [
         "prev_marked",
         ",",
         "previous mistake on graph",
+    ),
+    (
+        Command::Explorer,
+        "explorer",
+        "tab",
+        "the database explorer (:db)",
     ),
 ];
 

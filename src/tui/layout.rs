@@ -58,14 +58,16 @@ pub struct SidePanels {
     pub moves: Rect,
     /// Book moves (or tablebase results) of the shown position; may be empty.
     pub reference: Rect,
+    /// The database explorer; empty without a database.
+    pub explorer: Rect,
     pub engine: Rect,
     pub graph: Rect,
 }
 
 impl Areas {
-    /// Move list on top, then the reference panel (`reference_lines` of text, 0 for none),
-    /// engine lines, and the evaluation graph below.
-    pub fn side_panels(&self, reference_lines: u16) -> SidePanels {
+    /// Move list on top, then the reference panel (`reference_lines` of text, 0 for none), the
+    /// explorer (`explorer_lines`, 0 for none), engine lines, and the evaluation graph below.
+    pub fn side_panels(&self, reference_lines: u16, explorer_lines: u16) -> SidePanels {
         let s = self.side;
         let graph_h = if s.height >= 20 {
             s.height / 3
@@ -78,12 +80,27 @@ impl Areas {
             (reference_lines + 1).min(s.height.saturating_sub(graph_h) / 2)
         };
         let rest = s.height - graph_h - reference_h;
+        // The explorer takes up to a third of what is left: the moves and engine lines share
+        // the rest.
+        let explorer_h = if explorer_lines == 0 {
+            0
+        } else {
+            (explorer_lines + 1).min(rest / 3).max(2.min(rest))
+        };
+        let rest = rest - explorer_h;
         let moves_h = rest / 2;
+        let explorer_y = s.y + moves_h + reference_h;
         SidePanels {
             moves: Rect::new(s.x, s.y, s.width, moves_h),
             reference: Rect::new(s.x, s.y + moves_h, s.width, reference_h),
-            engine: Rect::new(s.x, s.y + moves_h + reference_h, s.width, rest - moves_h),
-            graph: Rect::new(s.x, s.y + rest + reference_h, s.width, graph_h),
+            explorer: Rect::new(s.x, explorer_y, s.width, explorer_h),
+            engine: Rect::new(s.x, explorer_y + explorer_h, s.width, rest - moves_h),
+            graph: Rect::new(
+                s.x,
+                explorer_y + explorer_h + rest - moves_h,
+                s.width,
+                graph_h,
+            ),
         }
     }
 

@@ -13,10 +13,12 @@ pub mod clock;
 mod commands;
 pub mod config;
 mod confirm;
+mod database;
 pub mod dialog;
 mod edit;
 pub mod endgame;
 mod engine_sync;
+pub mod explorer;
 pub mod game;
 mod help;
 pub mod input;
@@ -93,6 +95,7 @@ enum Event {
     Job(Result<String, String>),
     Tablebase(Position, tablebase::Answer),
     Library(LibraryEvent),
+    Explorer(explorer::worker::Reply),
 }
 
 /// Builds the starting state (no terminal needed).
@@ -145,6 +148,9 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
         && let Some(saved) = autosave::newest_orphan()
     {
         app.overlay = Some(Overlay::Resume(Box::new(saved)));
+    }
+    if let Some(path) = app.config.database_path.clone() {
+        database::open(&mut app, path);
     }
     if let Some(e) = book_error {
         app.error(e);
@@ -235,6 +241,7 @@ pub fn run(options: Options) -> io::Result<()> {
             }
             Some(Event::Job(result)) => Some(Action::JobDone(result)),
             Some(Event::Tablebase(pos, answer)) => Some(Action::Tablebase(Box::new(pos), answer)),
+            Some(Event::Explorer(reply)) => Some(Action::Explorer(reply)),
             Some(Event::Library(event)) => {
                 urgent = !matches!(event, LibraryEvent::Checked { done: false, .. });
                 Some(Action::Library(event))
@@ -268,6 +275,8 @@ struct Jobs {
     /// The one writer of the autosave file (none without a data directory).
     autosave: Option<autosave::Writer>,
     check_cancel: Option<Arc<AtomicBool>>,
+    /// The explorer's thread, started by the first database opened.
+    explorer: Option<mpsc::Sender<explorer::worker::Request>>,
 }
 
 impl Jobs {
@@ -311,6 +320,20 @@ fn run_effects(
             Effect::Tablebase(pos) => {
                 if let Some(requests) = tb_requests {
                     let _ = requests.send(*pos);
+                }
+                continue;
+            }
+            Effect::Explorer(request) => {
+                if jobs.explorer.is_none() {
+                    let replies = tx.clone();
+                    match explorer::worker::spawn(move |r| replies.send(Event::Explorer(r)).is_ok())
+                    {
+                        Ok(requests) => jobs.explorer = Some(requests),
+                        Err(e) => app.error(format!("could not start the explorer: {e}")),
+                    }
+                }
+                if let Some(requests) = &jobs.explorer {
+                    let _ = requests.send(request);
                 }
                 continue;
             }

@@ -9,6 +9,7 @@ use tui_input::{Input, InputRequest};
 use super::action::Action;
 use super::action::EditKey;
 use super::app::{App, Prompt, PromptKind};
+use super::config::expand_home;
 
 /// Entries kept for up/down.
 const HISTORY_LIMIT: usize = 100;
@@ -132,15 +133,6 @@ fn recall(app: &mut App, step: isize) {
     prompt.line = Input::new(text);
     if back > 0 {
         prompt.recall = Some((back, draft));
-    }
-}
-
-/// `~/x` is `x` in the home directory, as in a shell.
-pub fn expand_home(text: &str) -> PathBuf {
-    match (text.strip_prefix("~/"), dirs::home_dir()) {
-        (Some(rest), Some(home)) => home.join(rest),
-        _ if text == "~" => dirs::home_dir().unwrap_or_else(|| PathBuf::from(text)),
-        _ => PathBuf::from(text),
     }
 }
 

@@ -16,7 +16,9 @@ use super::keymap::Command;
 use super::layout;
 use super::moves::{make_move, not_your_move};
 use super::prompt::open_prompt;
-use super::{commands, edit, endgame, engine_sync, learn, play, saving, setup, start, typed, undo};
+use super::{
+    commands, database, edit, endgame, engine_sync, learn, play, saving, setup, start, typed, undo,
+};
 
 pub fn update(app: &mut App, action: Action) {
     let user = action.is_user();
@@ -60,6 +62,8 @@ fn dispatch(app: &mut App, action: Action) {
         Action::Overlay(key) => overlay_key(app, key),
         Action::Setup(key) => setup::key(app, key),
         Action::Browse(key) => browse::key(app, key),
+        Action::ExplorerKey(key) => database::key(app, key),
+        Action::Explorer(reply) => database::reply(app, reply),
         Action::Library(event) => browse::event(app, event),
         Action::MouseDown(x, y) if graph_node_at(app, x, y).is_some() => {
             app.navigate(graph_node_at(app, x, y));
@@ -103,6 +107,7 @@ pub fn settle(app: &mut App) {
     play::check_end(app);
     endgame::settle(app);
     request_tablebases(app);
+    database::settle(app);
     engine_sync::sync_engine(app);
 }
 
@@ -125,7 +130,7 @@ fn graph_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
     }
     let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
     let graph = layout::compute(area, app.config.coordinates)
-        .side_panels(app.reference_lines())
+        .side_panels(app.reference_lines(), database::panel_lines(app))
         .graph;
     let line = app.game.line_through(app.game.current_node());
     let ply = layout::graph_ply_at(graph, line.len() - 1, x, y)?;
@@ -183,6 +188,7 @@ fn command(app: &mut App, c: Command) {
             app.effects.push(Effect::Clipboard(pgn));
         }
         Command::Open => open_prompt(app, PromptKind::OpenPgn),
+        Command::Explorer => database::toggle_focus(app),
         Command::Setup => setup::enter(app),
         Command::ModePlay => app.ask_or_do(Pending::NewGame),
         Command::ModeAnalyse => app.ask_or_do(Pending::Analyse),
@@ -270,6 +276,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
     match overlay {
         Overlay::Help { scroll } => super::help::key(app, scroll, key),
         Overlay::Confirm(action) => confirm::key(app, action, key),
+        Overlay::DbGames(list) => database::games_key(app, list, key),
         Overlay::ConfirmQuit => match key {
             EditKey::Char('y' | 'Y') => {
                 app.quit = true;

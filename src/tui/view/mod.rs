@@ -4,6 +4,7 @@ mod board;
 mod browse;
 pub mod engine;
 mod evalbar;
+mod explorer;
 pub mod graph;
 pub mod moves;
 mod overlay;
@@ -52,10 +53,16 @@ pub fn render(app: &App, frame: &mut Frame) {
         buf,
     );
     board::render(app, &areas, buf);
-    let side = areas.side_panels(app.reference_lines());
+    let side = areas.side_panels(
+        app.reference_lines(),
+        crate::tui::database::panel_lines(app),
+    );
     moves::render(app, side.moves, buf);
     if side.reference.height > 0 {
         reference::render(app, side.reference, buf);
+    }
+    if side.explorer.height > 0 {
+        explorer::render(app, side.explorer, buf);
     }
     engine::render(app, side.engine, buf);
     if side.graph.height >= 3 {

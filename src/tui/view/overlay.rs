@@ -1,4 +1,5 @@
-//! Dialogs drawn over the board: help, quit confirmation, resume, new game, promotion.
+//! Dialogs drawn over the board: help, quit confirmation, resume, new game, promotion, the
+//! database's games of a position.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -163,6 +164,34 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
                 ],
                 66,
             )
+        }
+        Overlay::DbGames(list) => {
+            let rows = usize::from(area.height.saturating_sub(5)).max(1);
+            let first = list.selected.saturating_sub(rows - 1);
+            let mut lines: Vec<Line> = list
+                .games
+                .iter()
+                .enumerate()
+                .skip(first)
+                .take(rows)
+                .map(|(i, g)| {
+                    let text = super::explorer::game_line(g);
+                    if i == list.selected {
+                        Line::styled(format!("▶ {text}"), bold)
+                    } else {
+                        Line::raw(format!("  {text}"))
+                    }
+                })
+                .collect();
+            lines.push(Line::styled(
+                format!(
+                    "{} of {} games: up/down choose, enter opens it here, esc closes",
+                    list.selected + 1,
+                    list.games.len()
+                ),
+                Style::default().add_modifier(Modifier::DIM),
+            ));
+            ("Games reaching this position", lines, area.width.min(100))
         }
         Overlay::Promotion { .. } => (
             "Promote",
