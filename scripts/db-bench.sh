@@ -4,7 +4,12 @@
 # PGN, and the explorer's query times on that file ten times over (995,000 good games: the file
 # repeats one game with an illegal move).
 #
-# Usage: scripts/db-bench.sh [FILE]   (default: /tmp/kibitzer-100k.pgn, built if missing)
+# The bench file repeats 200 games, so nearly every position of its index is reached by many.
+# A second file of varied games (no two alike: scripts/selfplay-pgn.py writes the self-play games
+# of `kibitzer datagen` as PGN) shows the size where most positions are reached once.
+#
+# Usage: scripts/db-bench.sh [FILE [VARIED.pgn]]   (default FILE: /tmp/kibitzer-100k.pgn,
+# built if missing)
 # Times are wall clock and CPU (user+sys) from /usr/bin/time; on a shared machine pause other
 # jobs first and compare the CPU columns.
 set -euo pipefail
@@ -45,3 +50,10 @@ read -r wall cpu < <(measure "$kibitzer" db import "$tmp/1m.pgn" -o "$tmp/1m.kdb
 awk -v g="$((games * 10))" -v w="$wall" -v c="$cpu" -v s="$(stat -c %s "$tmp/1m.kdb")" -v b="$((bytes * 10))" 'BEGIN {
     printf "ten times over: import %.2f s wall (%.0f games/s), database %.2f x the PGN\n", w, g / w, s / b }'
 "$kibitzer" db bench "$tmp/1m.kdb"
+
+if [[ -n "${2:-}" ]]; then
+    varied_games=$(grep -c '^\[Event ' "$2")
+    "$kibitzer" db import "$2" -o "$tmp/varied.kdb" >/dev/null 2>&1
+    awk -v g="$varied_games" -v s="$(stat -c %s "$tmp/varied.kdb")" -v b="$(stat -c %s "$2")" 'BEGIN {
+        printf "varied games (%d): database %d bytes, %.2f x the PGN\n", g, s, s / b }'
+fi

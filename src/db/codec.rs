@@ -293,39 +293,79 @@ impl Run {
             self.bytes.push(0);
         }
         debug_assert!(p.game > self.last, "postings go in game order");
-        put_varint(
-            &mut self.bytes,
-            (p.game - self.last) << 2 | result_bits(p.result),
-        );
-        self.bytes.extend_from_slice(&p.next.to_le_bytes());
-        put_varint(&mut self.bytes, u64::from(p.rating));
+        put_posting(&mut self.bytes, &p, self.last);
         self.last = p.game;
     }
 }
 
+/// Appends a posting with its game numbered from `base` (less than it): the varint
+/// `(game - base) << 2 | result`, the next move's two bytes, the varint rating.
+pub fn put_posting(out: &mut Vec<u8>, p: &Posting, base: u64) {
+    put_varint(out, (p.game - base) << 2 | result_bits(p.result));
+    out.extend_from_slice(&p.next.to_le_bytes());
+    put_varint(out, u64::from(p.rating));
+}
+
+/// Reads a posting written by [`put_posting`] from `base`; `None` at the end, at a damaged
+/// byte, or at a 0 where the game would be (a run's start).
+pub fn get_posting(bytes: &[u8], at: &mut usize, base: u64) -> Option<Posting> {
+    let head = get_varint(bytes, at)?;
+    if head >> 2 == 0 {
+        return None;
+    }
+    let next = u16::from_le_bytes([*bytes.get(*at)?, *bytes.get(*at + 1)?]);
+    *at += 2;
+    let rating = get_varint(bytes, at)?;
+    Some(Posting {
+        game: base + (head >> 2),
+        result: result_from_bits(head),
+        next,
+        rating: u16::try_from(rating).unwrap_or(0),
+    })
+}
+
 /// Every posting of a stored position, runs one after another; stops at a damaged byte.
-pub fn postings(bytes: &[u8]) -> impl Iterator<Item = Posting> + '_ {
-    let mut at = 0;
-    let mut last = 0u64;
-    std::iter::from_fn(move || {
+pub fn postings(bytes: &[u8]) -> Postings<'_> {
+    Postings {
+        bytes,
+        at: 0,
+        last: 0,
+    }
+}
+
+/// The iterator of [`postings`]: the explorer's inner loop (a million postings for the most
+/// popular positions), so its `next` is marked for inlining wherever it is called.
+pub struct Postings<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    last: u64,
+}
+
+impl Iterator for Postings<'_> {
+    type Item = Posting;
+
+    #[inline]
+    fn next(&mut self) -> Option<Posting> {
+        let bytes = self.bytes;
         loop {
-            let head = get_varint(bytes, &mut at)?;
+            let head = get_varint(bytes, &mut self.at)?;
             if head == 0 {
-                last = 0;
+                self.last = 0;
                 continue;
             }
+            let at = self.at;
             let next = u16::from_le_bytes([*bytes.get(at)?, *bytes.get(at + 1)?]);
-            at += 2;
-            let rating = get_varint(bytes, &mut at)?;
-            last += head >> 2;
+            self.at += 2;
+            let rating = get_varint(bytes, &mut self.at)?;
+            self.last += head >> 2;
             return Some(Posting {
-                game: last,
+                game: self.last,
                 result: result_from_bits(head),
                 next,
                 rating: u16::try_from(rating).unwrap_or(0),
             });
         }
-    })
+    }
 }
 
 /// What a position holds that can only go down as a game goes on: for each side the number of

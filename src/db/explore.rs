@@ -347,6 +347,11 @@ impl<'a> Explorer<'a> {
                     f(&p);
                 }
             }
+        } else if let Some(p) = super::singles::find(&self.db.conn, key).map_err(&err)?
+            && passes(p.game)
+            && filters.keeps(p.result, p.rating)
+        {
+            f(&p);
         }
         drop(rows);
         drop(stmt);

@@ -401,18 +401,20 @@ impl Writer {
         let mut read = tx.prepare_cached("SELECT postings FROM positions WHERE key = ?1")?;
         let mut write =
             tx.prepare_cached("INSERT OR REPLACE INTO positions(key, postings) VALUES (?1, ?2)")?;
+        let mut absent = Vec::new();
         for (key, run) in runs {
-            let key = key as i64;
-            let old: Option<Vec<u8>> = read.query_row([key], |r| r.get(0)).optional()?;
+            let old: Option<Vec<u8>> = read.query_row([key as i64], |r| r.get(0)).optional()?;
             match old {
                 Some(mut old) => {
                     old.extend_from_slice(&run.bytes);
-                    write.execute(params![key, old])?;
+                    write.execute(params![key as i64, old])?;
                 }
-                None => {
-                    write.execute(params![key, run.bytes])?;
-                }
+                None => absent.push((key, run)),
             }
+        }
+        // Positions no game reached before: one game's go with the singles.
+        for (key, bytes) in super::singles::merge(tx, absent)? {
+            write.execute(params![key as i64, bytes])?;
         }
         self.postings_bytes = 0;
         Ok(())

@@ -14,6 +14,7 @@ pub mod codec;
 pub mod explore;
 pub mod import;
 mod schema;
+mod singles;
 mod stored;
 #[cfg(test)]
 mod tests;
@@ -43,8 +44,10 @@ pub enum DbError {
     },
     #[error("{0}: not a kibitzer database")]
     NotADatabase(PathBuf),
-    #[error("{0}: made by a newer kibitzer (format {1})")]
-    NewerFormat(PathBuf, i64),
+    #[error(
+        "{0}: a kibitzer database of format {1}; this kibitzer reads format 2 (import the games again into a new file)"
+    )]
+    OtherFormat(PathBuf, i64),
     #[error("{0}")]
     Query(String),
 }
