@@ -819,3 +819,34 @@ fn the_explorer_plays_a_move_and_opens_a_game_at_the_position() {
     s.wait_for("the exit", |t| t.contains("EXITED 0"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Config errors beyond the first, and messages cut at the terminal's width, are all in the log.
+#[test]
+fn messages_shows_every_config_error_in_full() {
+    if tmux_missing() {
+        return;
+    }
+    let (dir, cmd) = fresh_home("messages", "");
+    let config = dir.join("cfg/kibitzer");
+    std::fs::create_dir_all(&config).unwrap();
+    let toml = "[display]\ntheme = \"neon\"\n[play]\nlevel = 99\n[engine]\nmultipv = 0\n";
+    std::fs::write(config.join("config.toml"), toml).unwrap();
+    let s = Session::start("messages", 80, 24, &cmd);
+    s.wait_for("the cut message", |t| t.contains("(:messages)"));
+    s.keys(&[":", "m", "e", "s", "s", "a", "g", "e", "s", "Enter"]);
+    let screen = s.wait_for("the log", |t| {
+        t.contains("Messages") && t.contains("multipv")
+    });
+    for whole in [
+        "wood, blue, high-contrast",
+        "play.level",
+        "from 1 to 20",
+        "engine.multipv",
+    ] {
+        assert!(screen.contains(whole), "{whole}: {screen}");
+    }
+    s.keys(&["Escape"]);
+    s.keys(&["q"]);
+    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -22,7 +22,7 @@ use crate::game::Score;
 pub use super::mode::{AnalyseState, Mode, PlayState};
 
 pub use super::dialog::{
-    DialogField, NewGameDialog, Overlay, Pending, Prompt, PromptKind, Severity,
+    DialogField, MessageLog, NewGameDialog, Overlay, Pending, Prompt, PromptKind, Severity,
 };
 
 /// Why the engine is searching.
@@ -150,6 +150,8 @@ pub struct App {
     pub autosaved: String,
     /// The game database and its explorer panel.
     pub explorer: ExplorerPanel,
+    /// Every message shown.
+    pub log: MessageLog,
 }
 
 impl App {
@@ -190,6 +192,7 @@ impl App {
             lines_engine: crate::engines::service::ENGINE_NAME.into(),
             autosaved: String::new(),
             explorer: ExplorerPanel::default(),
+            log: MessageLog::default(),
         }
     }
 
@@ -416,11 +419,17 @@ impl App {
     }
 
     pub fn info(&mut self, text: impl Into<String>) {
-        self.message = Some((Severity::Info, text.into()));
+        self.show(Severity::Info, text.into());
     }
 
     pub fn error(&mut self, text: impl Into<String>) {
-        self.message = Some((Severity::Error, text.into()));
+        self.show(Severity::Error, text.into());
+    }
+
+    /// Shows a message in the status line and keeps it in the log.
+    pub fn show(&mut self, severity: Severity, text: String) {
+        self.log.push(severity, &text);
+        self.message = Some((severity, text));
     }
 
     pub fn engine(&mut self, command: EngineCommand) {

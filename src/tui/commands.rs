@@ -12,7 +12,7 @@ use super::start;
 use crate::engines::service::{EngineCommand, MAX_LEVEL};
 
 /// `:` commands and what they do, for `:help` and the help screen.
-pub const COMMAND_HELP: [(&str, &str); 21] = [
+pub const COMMAND_HELP: [(&str, &str); 22] = [
     (
         "play [white|black] [5+3|untimed] [level N] [960 [N]]",
         "new game against the engine",
@@ -27,6 +27,7 @@ pub const COMMAND_HELP: [(&str, &str); 21] = [
     ("save [FILE]", "append the game as PGN"),
     ("write FILE", "write the game as PGN, replacing FILE"),
     ("open FILE", "browse the games of a PGN file"),
+    ("messages", "every message of the session, in full"),
     (
         "db [FILE.kdb|off]",
         "open a game database in the explorer (tab)",
@@ -122,6 +123,13 @@ fn run_command(app: &mut App, text: &str) {
         "write" => submit(app, PromptKind::WriteAs, &rest.join(" ")),
         "open" if rest.is_empty() => app.queued.push(Action::Command(Command::Open)),
         "open" => submit(app, PromptKind::OpenPgn, &rest.join(" ")),
+        "messages" | "log" => {
+            // The newest at the bottom, in sight.
+            let lines = app.log.lines(super::dialog::log_width(app.size.0)).len();
+            let rows = usize::from(app.size.1.saturating_sub(4)).max(1);
+            let scroll = lines.saturating_sub(rows);
+            app.overlay = Some(super::app::Overlay::Messages { scroll });
+        }
         "db" if rest.is_empty() => super::database::describe(app),
         "db" if rest == ["off"] => super::database::close(app),
         "db" => super::database::open(app, expand_home(&rest.join(" "))),

@@ -98,7 +98,7 @@ pub fn carry_out(app: &mut App, action: Pending) {
         }
         Pending::Game(record, severity, message) => {
             start::enter_analyse_with(app, *record);
-            app.message = Some((severity, message));
+            app.show(severity, message);
         }
         Pending::Endgame(target) => endgame::start(app, &target),
         Pending::Play {

@@ -17,11 +17,78 @@ pub enum Severity {
     Error,
 }
 
+/// The columns of the message log's overlay in a terminal `width` wide.
+pub fn log_width(width: u16) -> usize {
+    usize::from(width.min(100).saturating_sub(2))
+}
+
+/// Every message of the session, oldest first: the status line shows the last one, cut to
+/// its width; `:messages` lists them all in full.
+#[derive(Clone, Debug, Default)]
+pub struct MessageLog {
+    entries: std::collections::VecDeque<(Severity, String)>,
+}
+
+impl MessageLog {
+    /// Messages kept; the oldest go first.
+    const KEPT: usize = 1000;
+
+    pub fn push(&mut self, severity: Severity, text: &str) {
+        if self.entries.len() == Self::KEPT {
+            self.entries.pop_front();
+        }
+        self.entries.push_back((severity, text.to_owned()));
+    }
+
+    pub fn entries(&self) -> impl Iterator<Item = &(Severity, String)> {
+        self.entries.iter()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The messages wrapped at `width` columns (at spaces where there are some), the lines
+    /// after an entry's first indented.
+    pub fn lines(&self, width: usize) -> Vec<(Severity, String)> {
+        let width = width.max(8);
+        let mut out = Vec::new();
+        for (severity, text) in &self.entries {
+            let mut rest: Vec<char> = text.chars().collect();
+            let mut indent = "";
+            loop {
+                let room = width - indent.len();
+                if rest.len() <= room {
+                    out.push((*severity, format!("{indent}{}", String::from_iter(&rest))));
+                    break;
+                }
+                let cut = rest[..room]
+                    .iter()
+                    .rposition(|&c| c == ' ')
+                    .filter(|&i| i > 0)
+                    .unwrap_or(room);
+                let line: String = rest[..cut].iter().collect();
+                out.push((*severity, format!("{indent}{}", line.trim_end())));
+                rest.drain(..cut);
+                while rest.first() == Some(&' ') {
+                    rest.remove(0);
+                }
+                indent = "  ";
+            }
+        }
+        out
+    }
+}
+
 /// A dialog over the board; it takes the keys while open.
 #[derive(Clone, Debug)]
 pub enum Overlay {
     /// The keys of the current mode and the `:` commands, scrolled this many lines.
     Help {
+        scroll: usize,
+    },
+    /// The message log, scrolled this many lines.
+    Messages {
         scroll: usize,
     },
     ConfirmQuit,
@@ -233,5 +300,43 @@ impl Prompt {
             self.kind,
             PromptKind::OpenPgn | PromptKind::SaveAs | PromptKind::WriteAs
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_log_wraps_long_messages_at_spaces_and_keeps_the_newest() {
+        let mut log = MessageLog::default();
+        log.push(Severity::Info, "short");
+        log.push(
+            Severity::Error,
+            "config.toml: play.level: 99 is not a whole number",
+        );
+        let lines = log.lines(20);
+        let texts: Vec<&str> = lines.iter().map(|(_, t)| t.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "short",
+                "config.toml:",
+                "  play.level: 99 is",
+                "  not a whole number"
+            ]
+        );
+        assert!(lines[1..].iter().all(|&(s, _)| s == Severity::Error));
+        let unbroken = "x".repeat(30);
+        log.push(Severity::Info, &unbroken);
+        assert_eq!(
+            log.lines(20).last().unwrap().1,
+            format!("  {}", "x".repeat(10))
+        );
+        for i in 0..MessageLog::KEPT {
+            log.push(Severity::Info, &i.to_string());
+        }
+        assert_eq!(log.entries().count(), MessageLog::KEPT);
+        assert_eq!(log.entries().next().unwrap().1, "0");
     }
 }

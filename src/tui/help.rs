@@ -3,6 +3,7 @@
 use super::action::EditKey;
 use super::app::{App, Mode};
 use super::commands::COMMAND_HELP;
+use super::dialog::log_width;
 use super::keymap::{COMMANDS, Command};
 
 /// Whether `command` does something in `mode` (the help lists only those).
@@ -179,8 +180,23 @@ pub fn hint(app: &App) -> String {
 
 /// A key while help is shown: arrows and page keys scroll, anything else closes it.
 pub fn key(app: &mut App, scroll: usize, key: EditKey) {
-    let page = usize::from(app.size.1.saturating_sub(6)).max(1);
     let last = lines(app).len().saturating_sub(1);
+    if let Some(scroll) = scrolled(app, scroll, last, key) {
+        app.overlay = Some(super::app::Overlay::Help { scroll });
+    }
+}
+
+/// A key in the message log: scrolls it, or closes it.
+pub fn messages_key(app: &mut App, scroll: usize, key: EditKey) {
+    let last = app.log.lines(log_width(app.size.0)).len().saturating_sub(1);
+    if let Some(scroll) = scrolled(app, scroll, last, key) {
+        app.overlay = Some(super::app::Overlay::Messages { scroll });
+    }
+}
+
+/// Where a scrolling overlay goes for `key` (up to line `last`); `None`: the key closes it.
+fn scrolled(app: &App, scroll: usize, last: usize, key: EditKey) -> Option<usize> {
+    let page = usize::from(app.size.1.saturating_sub(6)).max(1);
     let scroll = match key {
         EditKey::Down | EditKey::Char('j') => scroll + 1,
         EditKey::Up | EditKey::Char('k') => scroll.saturating_sub(1),
@@ -188,11 +204,9 @@ pub fn key(app: &mut App, scroll: usize, key: EditKey) {
         EditKey::PageUp => scroll.saturating_sub(page),
         EditKey::Home => 0,
         EditKey::End => last,
-        _ => return,
+        _ => return None,
     };
-    app.overlay = Some(super::app::Overlay::Help {
-        scroll: scroll.min(last),
-    });
+    Some(scroll.min(last))
 }
 
 #[cfg(test)]

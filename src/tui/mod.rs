@@ -155,13 +155,16 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
     if let Some(e) = book_error {
         app.error(e);
     }
-    if let Some(first) = notes.first() {
-        let more = if notes.len() > 1 {
-            format!(" (+{} more)", notes.len() - 1)
-        } else {
+    if let Some((first, rest)) = notes.split_first() {
+        for note in &notes {
+            app.log.push(app::Severity::Error, note);
+        }
+        let more = if rest.is_empty() {
             String::new()
+        } else {
+            format!(" (+{} more: :messages)", rest.len())
         };
-        app.error(format!("{first}{more}"));
+        app.message = Some((app::Severity::Error, format!("{first}{more}")));
     }
     update::settle(&mut app);
     app

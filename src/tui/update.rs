@@ -275,6 +275,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
     };
     match overlay {
         Overlay::Help { scroll } => super::help::key(app, scroll, key),
+        Overlay::Messages { scroll } => super::help::messages_key(app, scroll, key),
         Overlay::Confirm(action) => confirm::key(app, action, key),
         Overlay::DbGames(list) => database::games_key(app, list, key),
         Overlay::ConfirmQuit => match key {

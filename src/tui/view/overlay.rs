@@ -8,7 +8,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Widget, Wrap};
 
 use crate::engines::service::MAX_LEVEL;
-use crate::tui::app::{App, DialogField, Overlay};
+use crate::tui::app::{App, DialogField, Overlay, Severity};
 use crate::tui::clock::PRESETS;
 use crate::tui::help;
 
@@ -55,6 +55,33 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
                 Style::default().add_modifier(Modifier::DIM),
             ));
             ("Help", lines, area.width.min(84))
+        }
+        Overlay::Messages { scroll } => {
+            let all = app.log.lines(crate::tui::dialog::log_width(area.width));
+            let rows = usize::from(area.height.saturating_sub(4)).max(1);
+            let first = (*scroll).min(all.len().saturating_sub(rows));
+            let mut lines: Vec<Line> = all
+                .iter()
+                .skip(first)
+                .take(rows)
+                .map(|(severity, text)| match severity {
+                    Severity::Error => Line::styled(text.clone(), bold),
+                    Severity::Info => Line::raw(text.clone()),
+                })
+                .collect();
+            if all.is_empty() {
+                lines.push(Line::raw("no messages yet"));
+            }
+            let last = (first + rows).min(all.len());
+            lines.push(Line::styled(
+                format!(
+                    "lines {}-{last} of {}: up/down/pgup/pgdn scroll, any other key closes",
+                    (first + 1).min(last),
+                    all.len()
+                ),
+                Style::default().add_modifier(Modifier::DIM),
+            ));
+            ("Messages", lines, area.width.min(100))
         }
         Overlay::ConfirmQuit => (
             "Quit",

@@ -155,7 +155,7 @@ pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
     } else if let Some((severity, text)) = &app.message
         && app.input.is_empty()
     {
-        Line::styled(format!(" {text}"), message_style(app, *severity))
+        Line::styled(fitted(text, area.width), message_style(app, *severity))
     } else if !app.input.is_empty() {
         // What is wrong with the typed move, kept for correction; else the moves it may become.
         let after = match &app.message {
@@ -178,6 +178,17 @@ pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
         Line::styled(crate::tui::help::hint(app), dim)
     };
     Paragraph::new(line).render(area, buf);
+}
+
+/// The message in `width` columns: cut short with a pointer to the log when it is longer.
+fn fitted(text: &str, width: u16) -> String {
+    const MORE: &str = "... (:messages)";
+    let width = usize::from(width);
+    if text.chars().count() < width {
+        return format!(" {text}");
+    }
+    let keep = width.saturating_sub(MORE.len() + 1);
+    format!(" {}{MORE}", text.chars().take(keep).collect::<String>())
 }
 
 fn castling(c: &[bool; 4]) -> String {
