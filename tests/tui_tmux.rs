@@ -850,3 +850,42 @@ fn messages_shows_every_config_error_in_full() {
     s.wait_for("the exit", |t| t.contains("EXITED 0"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The arrows step through a game as on lichess: left/right a move, up/down to the start/end.
+#[test]
+fn arrows_step_through_a_game() {
+    if tmux_missing() {
+        return;
+    }
+    let (dir, _) = fresh_home("arrows", "");
+    let pgn = dir.join("one.pgn");
+    std::fs::write(
+        &pgn,
+        "[White \"A\"]\n[Black \"B\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 *\n",
+    )
+    .unwrap();
+    let (_, cmd) = fresh_home_keep(&dir, &format!("analyse {}", pgn.display()));
+    let s = Session::start("arrows", 100, 30, &cmd);
+    s.wait_for("the game", |t| t.contains("3. Bb5"));
+    let fen_after = |keys: &[&str], fen: &str| {
+        s.keys(keys);
+        s.keys(&[":", "f", "e", "n", "Enter"]);
+        s.wait_for(fen, |t| t.contains(fen));
+    };
+    fen_after(
+        &["Right", "Right", "Right"],
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b",
+    );
+    fen_after(
+        &["Left"],
+        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w",
+    );
+    fen_after(
+        &["Down"],
+        "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w",
+    );
+    fen_after(&["Up"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w");
+    s.keys(&["q"]);
+    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

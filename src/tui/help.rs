@@ -83,7 +83,8 @@ fn mode_keys(mode: &Mode) -> &'static [&'static str] {
         _ => &[
             "      typing  a-h, N B R Q K, O start a move: e4, Nf3, O-O, e2e4",
             "         tab  completes a typed move",
-            "arrows+enter  pick up and drop a piece",
+            "  left/right  previous/next move;  up/down  start/end of the line",
+            "shift+arrows  move the board cursor; enter picks up and drops a piece",
             "       mouse  click or drag pieces; click the graph; wheel steps",
             "      ctrl-c  quit",
         ],
@@ -168,7 +169,7 @@ pub fn hint(app: &App) -> String {
         ],
         Mode::Setup(_) | Mode::Browse => &[],
     };
-    let mut text = String::from(" type a move (e4, Nf3) or arrows+enter");
+    let mut text = String::from(" type a move (e4, Nf3) · left/right moves");
     for &(c, what) in items
         .iter()
         .chain(&[(Command::Help, "help"), (Command::Quit, "quit")])

@@ -122,11 +122,18 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
     if let Some(c) = app.config.keys.command(key) {
         return Some(Action::Command(c));
     }
+    // As on lichess, the arrows step through the game; with shift, or once a piece is picked
+    // up with Enter, they move the board's cursor.
+    let cursor = ev.modifiers.contains(KeyModifiers::SHIFT) || app.selected.is_some();
     match ev.code {
-        KeyCode::Left => Some(Action::Cursor(-1, 0)),
-        KeyCode::Right => Some(Action::Cursor(1, 0)),
-        KeyCode::Up => Some(Action::Cursor(0, 1)),
-        KeyCode::Down => Some(Action::Cursor(0, -1)),
+        KeyCode::Left if cursor => Some(Action::Cursor(-1, 0)),
+        KeyCode::Right if cursor => Some(Action::Cursor(1, 0)),
+        KeyCode::Up if cursor => Some(Action::Cursor(0, 1)),
+        KeyCode::Down if cursor => Some(Action::Cursor(0, -1)),
+        KeyCode::Left => Some(Action::Command(Command::PrevMove)),
+        KeyCode::Right => Some(Action::Command(Command::NextMove)),
+        KeyCode::Up => Some(Action::Command(Command::FirstMove)),
+        KeyCode::Down => Some(Action::Command(Command::LastMove)),
         KeyCode::Enter => Some(Action::PickSquare),
         KeyCode::Esc => Some(Action::Cancel),
         KeyCode::PageUp => Some(Action::Command(Command::FirstMove)),
