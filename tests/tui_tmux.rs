@@ -889,3 +889,24 @@ fn arrows_step_through_a_game() {
     s.wait_for("the exit", |t| t.contains("EXITED 0"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// After a capture the material line under the board shows the side ahead and by how much.
+#[test]
+fn a_capture_shows_the_material_line() {
+    if tmux_missing() {
+        return;
+    }
+    let (dir, cmd) = fresh_home("material", "analyse '4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1'");
+    let s = Session::start("material", 100, 30, &cmd);
+    let screen = s.wait_for("the board", |t| t.contains("ANALYSE"));
+    assert!(!screen.contains("+1"), "{screen}");
+    s.keys(&["e", "x", "d", "5", "Enter"]);
+    s.wait_for("the material line", |t| {
+        t.contains("1. exd5") && t.contains("White ♙ +1")
+    });
+    s.keys(&["q"]);
+    s.wait_for("the quit question", |t| t.contains("Save it as PGN"));
+    s.keys(&["n"]);
+    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,6 +6,7 @@ pub mod engine;
 mod evalbar;
 mod explorer;
 pub mod graph;
+mod material;
 pub mod moves;
 mod overlay;
 mod pieces;
@@ -53,6 +54,7 @@ pub fn render(app: &App, frame: &mut Frame) {
         buf,
     );
     board::render(app, &areas, buf);
+    material::render(app, &areas, buf);
     let side = areas.side_panels(
         app.reference_lines(),
         crate::tui::database::panel_lines(app),
