@@ -910,3 +910,58 @@ fn a_capture_shows_the_material_line() {
     s.wait_for("the exit", |t| t.contains("EXITED 0"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Without colour (NO_COLOR) the last move's squares are still marked: reversed.
+#[test]
+fn no_color_marks_the_last_move() {
+    if tmux_missing() {
+        return;
+    }
+    let (dir, cmd) = fresh_home("nocolor", "analyse '4k3/8/8/8/8/8/4P3/4K3 w - - 0 1'");
+    let s = Session::start("nocolor", 100, 30, &format!("NO_COLOR=1 {cmd}"));
+    s.wait_for("the board", |t| t.contains("ANALYSE"));
+    // The row of rank 4's label (after the evaluation bar's column): reversed cells only once
+    // e4 is played.
+    let rank4_reversed = || {
+        let screen = s.tmux(&["capture-pane", "-e", "-p", "-t", &s.0]);
+        screen
+            .lines()
+            .filter(|l| {
+                let text: String = strip_escapes(l).chars().skip(1).collect();
+                text.trim_start().starts_with("4 ")
+            })
+            .any(|l| l.contains("[7m") || l.contains(";7m"))
+    };
+    assert!(!rank4_reversed());
+    s.keys(&["e", "4", "Enter"]);
+    s.wait_for("the move", |t| t.contains("1. e4"));
+    assert!(
+        rank4_reversed(),
+        "{}",
+        s.tmux(&["capture-pane", "-e", "-p", "-t", &s.0])
+    );
+    s.keys(&["q"]);
+    s.wait_for("the quit question", |t| t.contains("Save it as PGN"));
+    s.keys(&["n"]);
+    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A captured line without its escape sequences.
+fn strip_escapes(line: &str) -> String {
+    let mut out = String::new();
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\x1b' {
+            // CSI: ESC [ parameters final-byte.
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

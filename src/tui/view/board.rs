@@ -77,8 +77,12 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
             };
             style = style.bg(rgb(bg));
         } else if Some(sq) == selected || check == Some(sq) {
+            // Without colour (NO_COLOR): the selection and a king in check reversed and bold,
+            // the last move reversed, the hint or best move underlined.
+            style = style.add_modifier(Modifier::REVERSED | Modifier::BOLD);
+        } else if is_last {
             style = style.add_modifier(Modifier::REVERSED);
-        } else if is_last || is_hint {
+        } else if is_hint {
             style = style.add_modifier(Modifier::UNDERLINED);
         }
         buf.set_style(rect, style);
