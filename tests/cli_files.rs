@@ -212,3 +212,62 @@ fn a_hash_larger_than_memory_is_refused() {
         assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
     }
 }
+
+/// `annotate --engine-path` analyses with an external UCI engine (Stockfish, when installed:
+/// in Kasparov-Deep Blue 1997 game 6 it calls 7...h6 an inaccuracy); an engine that dies is an
+/// error naming it, and an --out file is left alone when no game was finished.
+#[cfg(unix)]
+#[test]
+fn annotate_uses_an_external_engine_and_reports_one_that_dies() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = "[White \"Kasparov\"]\n[Black \"Deep Blue\"]\n\n1. e4 c6 2. d4 d5 3. Nc3 dxe4 \
+                4. Nxe4 Nd7 5. Ng5 Ngf6 6. Bd3 e6 7. N1f3 h6 8. Nxe6 *\n";
+    fs::write(dir.path().join("in.pgn"), game).unwrap();
+    let stockfish = "/usr/games/stockfish";
+    if std::path::Path::new(stockfish).exists() {
+        let args = ["annotate", "in.pgn", "--no-book", "--movetime", "100"];
+        let out = kibitzer(
+            &[&args[..], &["--engine-path", stockfish]].concat(),
+            dir.path(),
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("7... h6 $6"), "{text}");
+        assert!(text.contains("Inaccuracy."), "{text}");
+    } else {
+        eprintln!("skipping the Stockfish half: {stockfish} not installed");
+    }
+
+    let dies = dir.path().join("dies.sh");
+    fs::write(
+        &dies,
+        "#!/bin/sh\nwhile read line; do case \"$line\" in uci) echo uciok;; \
+         isready) echo readyok;; go*) exit 3;; esac; done\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    fs::set_permissions(&dies, fs::Permissions::from_mode(0o755)).unwrap();
+    fs::write(dir.path().join("out.pgn"), "kept").unwrap();
+    let dies = dies.to_string_lossy();
+    let out = kibitzer(
+        &[
+            "annotate",
+            "in.pgn",
+            "--engine-path",
+            &dies,
+            "-o",
+            "out.pgn",
+        ],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("dies.sh: the engine stopped"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        fs::read_to_string(dir.path().join("out.pgn")).unwrap(),
+        "kept"
+    );
+}

@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use kibitzer::analysis::Annotator;
+use kibitzer::analysis::{AnalysisEngine, Annotator};
 use kibitzer::book::{Book, BuildOptions, Builder};
 use kibitzer::chess::{Color, Move, Position, TbWdl};
 use kibitzer::engine::{Engine, EngineOptions, SearchLimits};
@@ -142,11 +142,12 @@ fn the_interface_the_uci_engine_and_annotate_play_the_same_book() {
         ..EngineOptions::default()
     });
     let policy = PlayPolicy::new(Some(Book::open(&path).unwrap()), None);
-    let summary = Annotator::new(engine, events, SearchLimits::depth(3)).annotate(
-        &mut game,
-        &policy,
-        &AtomicBool::new(false),
-    );
+    let summary = Annotator::new(
+        AnalysisEngine::Builtin(Box::new(engine)),
+        events,
+        SearchLimits::depth(3),
+    )
+    .annotate(&mut game, &policy, &AtomicBool::new(false));
     let book_moves: Vec<bool> = summary.moves.iter().map(|m| m.book).collect();
     assert_eq!(book_moves, [true, true, true, true, false, false]);
 }
@@ -189,7 +190,12 @@ fn the_uci_engine_and_annotate_search_with_the_tables() {
         hash_mb: 8,
         ..EngineOptions::default()
     });
-    let summary = Annotator::new(engine, events, SearchLimits::depth(2)).annotate(
+    let summary = Annotator::new(
+        AnalysisEngine::Builtin(Box::new(engine)),
+        events,
+        SearchLimits::depth(2),
+    )
+    .annotate(
         &mut game,
         &PlayPolicy::new(None, Some(tables)),
         &AtomicBool::new(false),

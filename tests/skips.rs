@@ -33,7 +33,7 @@ fn main() -> ExitCode {
         (
             "/usr/games/stockfish",
             Path::new("/usr/games/stockfish").exists(),
-            "the UCI client and engine-link tests against Stockfish",
+            "the UCI client and engine-link tests against Stockfish, annotate --engine-path",
         ),
         (
             "/usr/games/fairymax",

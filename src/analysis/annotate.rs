@@ -7,6 +7,7 @@ use std::sync::mpsc::Receiver;
 
 use crate::chess::{Color, Move, Position, TbWdl};
 use crate::engine::{Engine, Score, SearchEvent, SearchLimits};
+use crate::engines::external::UciClient;
 use crate::engines::policy::{PROBE_DEPTH, PlayPolicy, RULE50};
 use crate::engines::score::white_score;
 use crate::game::{self, Command, Comment, Eval, Game, GameMove, NodeId};
@@ -45,45 +46,103 @@ pub struct GameSummary {
     pub incomplete: bool,
 }
 
+/// The engine an annotator asks: ours, or an external UCI engine.
+pub enum AnalysisEngine {
+    Builtin(Box<Engine>),
+    Uci(UciClient),
+}
+
+impl AnalysisEngine {
+    fn new_game(&mut self) -> Result<(), String> {
+        match self {
+            AnalysisEngine::Builtin(engine) => {
+                engine.new_game();
+                Ok(())
+            }
+            AnalysisEngine::Uci(client) => client.new_game().map_err(|e| e.to_string()),
+        }
+    }
+
+    /// Starts a search of the position after `moves` from `start`.
+    fn go(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        limits: &SearchLimits,
+    ) -> Result<(), String> {
+        match self {
+            AnalysisEngine::Builtin(engine) => {
+                // The moves come from the game tree, which checked them.
+                let _ = engine.set_position(start.clone(), moves);
+                engine.go(limits.clone());
+                Ok(())
+            }
+            AnalysisEngine::Uci(client) => {
+                client.go(start, moves, limits).map_err(|e| e.to_string())
+            }
+        }
+    }
+}
+
 /// An engine (one per worker) and the limits for each position.
 pub struct Annotator {
-    engine: Engine,
+    engine: AnalysisEngine,
     events: Receiver<SearchEvent>,
     limits: SearchLimits,
+    /// Why the engine stopped answering, once it did.
+    failure: Option<String>,
 }
 
 impl Annotator {
-    pub fn new(engine: Engine, events: Receiver<SearchEvent>, limits: SearchLimits) -> Annotator {
+    pub fn new(
+        engine: AnalysisEngine,
+        events: Receiver<SearchEvent>,
+        limits: SearchLimits,
+    ) -> Annotator {
         Annotator {
             engine,
             events,
             limits,
+            failure: None,
         }
     }
 
+    /// Why the engine stopped answering (the games from then on are left incomplete).
+    pub fn failure(&self) -> Option<&str> {
+        self.failure.as_deref()
+    }
+
     /// Evaluates the position reached by `moves` from `start` (the game so far, so repetitions
-    /// count). Positions without legal moves are scored by the rules.
-    fn evaluate(&mut self, start: &Position, moves: &[Move], pos: &Position) -> PositionEval {
+    /// count). Positions without legal moves are scored by the rules. `None` when the engine
+    /// fails to answer.
+    fn evaluate(
+        &mut self,
+        start: &Position,
+        moves: &[Move],
+        pos: &Position,
+    ) -> Option<PositionEval> {
         if pos.legal_moves().is_empty() {
             let score = if pos.in_check() {
                 Score::Mate(0)
             } else {
                 Score::Cp(0)
             };
-            return PositionEval {
+            return Some(PositionEval {
                 score,
                 depth: 0,
                 pv: Vec::new(),
-            };
+            });
         }
-        // The moves come from the game tree, which checked them.
-        let _ = self.engine.set_position(start.clone(), moves);
-        self.engine.go(self.limits.clone());
+        if let Err(e) = self.engine.go(start, moves, &self.limits) {
+            self.failure = Some(e);
+            return None;
+        }
         let mut result = PositionEval {
             score: Score::Cp(0),
             depth: 0,
             pv: Vec::new(),
         };
+        let mut answered = false;
         for event in self.events.iter() {
             match event {
                 SearchEvent::Info(info) if info.multipv == 1 && !info.pv.is_empty() => {
@@ -99,12 +158,18 @@ impl Annotator {
                     {
                         result.pv = vec![best];
                     }
+                    answered = true;
                     break;
                 }
                 _ => {}
             }
         }
-        result
+        if !answered {
+            // The events ended without a best move: the engine's process is gone.
+            self.failure = Some("the engine stopped without an answer".into());
+            return None;
+        }
+        Some(result)
     }
 
     /// Annotates the mainline of `game` in place: book moves and tablebase results by
@@ -116,9 +181,18 @@ impl Annotator {
         stop: &AtomicBool,
     ) -> GameSummary {
         let mut summary = GameSummary::default();
-        self.engine.new_game();
-        self.engine
-            .set_tablebases(policy.search_tables(PROBE_DEPTH, RULE50));
+        if self.failure.is_some() {
+            summary.incomplete = true;
+            return summary;
+        }
+        if let Err(e) = self.engine.new_game() {
+            self.failure = Some(e);
+            summary.incomplete = true;
+            return summary;
+        }
+        if let AnalysisEngine::Builtin(engine) = &mut self.engine {
+            engine.set_tablebases(policy.search_tables(PROBE_DEPTH, RULE50));
+        }
         let tree = &game.tree;
         let start = tree.start().clone();
         let mut nodes = vec![NodeId::ROOT];
@@ -144,7 +218,13 @@ impl Annotator {
                 return summary;
             }
             let pos = game.tree.position(id).clone();
-            evals.push(self.evaluate(&start, &moves[..i], &pos));
+            match self.evaluate(&start, &moves[..i], &pos) {
+                Some(eval) => evals.push(eval),
+                None => {
+                    summary.incomplete = true;
+                    return summary;
+                }
+            }
         }
 
         let mut in_book = policy.book().is_some();
@@ -325,7 +405,11 @@ mod tests {
             hash_mb: 8,
             ..EngineOptions::default()
         });
-        let mut annotator = Annotator::new(engine, events, SearchLimits::depth(6));
+        let mut annotator = Annotator::new(
+            AnalysisEngine::Builtin(Box::new(engine)),
+            events,
+            SearchLimits::depth(6),
+        );
         let stop = AtomicBool::new(false);
         let summary = annotator.annotate(&mut game, &PlayPolicy::default(), &stop);
         assert_eq!(summary.moves.len(), 7);
@@ -355,7 +439,11 @@ mod tests {
             hash_mb: 8,
             ..EngineOptions::default()
         });
-        let mut annotator = Annotator::new(engine, events, SearchLimits::depth(4));
+        let mut annotator = Annotator::new(
+            AnalysisEngine::Builtin(Box::new(engine)),
+            events,
+            SearchLimits::depth(4),
+        );
         annotator.annotate(
             &mut game,
             &PlayPolicy::new(None, Some(tables)),

@@ -4,5 +4,5 @@
 pub mod annotate;
 pub mod judgement;
 
-pub use annotate::{Annotator, GameSummary, MoveReport, PositionEval};
+pub use annotate::{AnalysisEngine, Annotator, GameSummary, MoveReport, PositionEval};
 pub use judgement::{Judgement, SideStats, move_accuracy, winning_chances};

@@ -10,9 +10,10 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
-use kibitzer::analysis::{Annotator, GameSummary, SideStats};
+use kibitzer::analysis::{AnalysisEngine, Annotator, GameSummary, SideStats};
 use kibitzer::book::Book;
 use kibitzer::engine::{Engine, EngineOptions, SearchLimits};
+use kibitzer::engines::external::{EngineSpec, HANDSHAKE_TIMEOUT, Protocol, UciClient};
 use kibitzer::engines::policy::PlayPolicy;
 use kibitzer::game::{self, AtomicFile, Game, PgnReader, parse_game, write_game};
 use kibitzer::tablebase::Tablebases;
@@ -61,6 +62,95 @@ pub struct AnnotateArgs {
     /// opening names).
     #[arg(long)]
     no_eco: bool,
+    /// Analyse with this UCI engine of config.toml's [[engines]] instead of the built-in one.
+    #[arg(long, conflicts_with = "engine_path")]
+    engine: Option<String>,
+    /// Analyse with the UCI engine at this path instead of the built-in one.
+    #[arg(long)]
+    engine_path: Option<PathBuf>,
+}
+
+/// The external engine asked for by `--engine` or `--engine-path`, if any.
+fn external_engine(args: &AnnotateArgs) -> anyhow::Result<Option<EngineSpec>> {
+    if let Some(path) = &args.engine_path {
+        let name = path.file_name().map_or_else(
+            || path.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        return Ok(Some(EngineSpec {
+            name,
+            path: path.clone(),
+            args: Vec::new(),
+            options: Vec::new(),
+            protocol: Protocol::Uci,
+        }));
+    }
+    let Some(name) = &args.engine else {
+        return Ok(None);
+    };
+    let config =
+        kibitzer::tui::config::config_path().context("no config directory: use --engine-path")?;
+    let text = std::fs::read_to_string(&config).with_context(|| {
+        format!(
+            "--engine {name}: cannot read {} (add an [[engines]] entry there, or use --engine-path)",
+            config.display()
+        )
+    })?;
+    let (parsed, _) = kibitzer::tui::config::parse(&text, &config.display().to_string());
+    let Some(spec) = parsed.engine(name).cloned() else {
+        let names: Vec<&str> = parsed.engines.iter().map(|e| e.name.as_str()).collect();
+        bail!(
+            "--engine {name}: no [[engines]] entry of that name in {} (there: {})",
+            config.display(),
+            if names.is_empty() {
+                "none".to_owned()
+            } else {
+                names.join(", ")
+            }
+        );
+    };
+    if spec.protocol != Protocol::Uci {
+        bail!("--engine {name}: annotate speaks UCI, and {name} is an xboard engine");
+    }
+    Ok(Some(spec))
+}
+
+/// One annotator a worker: the built-in engine with one thread, or a process of the external
+/// engine (one thread and the hash asked for, when it has those options; its tables too).
+fn annotator(
+    args: &AnnotateArgs,
+    spec: Option<&EngineSpec>,
+    limits: &SearchLimits,
+) -> anyhow::Result<Annotator> {
+    let Some(spec) = spec else {
+        let (engine, events) = Engine::new(EngineOptions {
+            hash_mb: args.hash,
+            threads: 1,
+            ..EngineOptions::default()
+        });
+        return Ok(Annotator::new(
+            AnalysisEngine::Builtin(Box::new(engine)),
+            events,
+            limits.clone(),
+        ));
+    };
+    let starting = || format!("starting {} ({})", spec.name, spec.path.display());
+    let (mut client, events) = UciClient::start(spec, HANDSHAKE_TIMEOUT).with_context(starting)?;
+    let mut wanted = vec![("Threads", "1".to_owned()), ("Hash", args.hash.to_string())];
+    if let Some(path) = &args.syzygy {
+        wanted.push(("SyzygyPath", path.clone()));
+    }
+    for (option, value) in wanted {
+        if client.has_option(option) && !spec.options.iter().any(|(o, _)| o == option) {
+            client.set_option(option, &value).with_context(starting)?;
+        }
+    }
+    client.sync(HANDSHAKE_TIMEOUT).with_context(starting)?;
+    Ok(Annotator::new(
+        AnalysisEngine::Uci(client),
+        events,
+        limits.clone(),
+    ))
 }
 
 /// `5`, `3-10`, `7-`: an inclusive 1-based range.
@@ -215,22 +305,30 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
     let slots: Vec<Mutex<&mut Game>> = games.iter_mut().map(|(_, g)| Mutex::new(g)).collect();
     let search_limits = limits(&args);
     let fill_eco = !args.no_eco;
+    let spec = external_engine(&args)?;
+    let annotators = (0..workers)
+        .map(|_| annotator(&args, spec.as_ref(), &search_limits))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let failure: Mutex<Option<String>> = Mutex::new(None);
     std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| {
-                let (engine, events) = Engine::new(EngineOptions {
-                    hash_mb: args.hash,
-                    threads: 1,
-                    ..EngineOptions::default()
-                });
-                let mut annotator = Annotator::new(engine, events, search_limits.clone());
+        for mut annotator in annotators {
+            let (next, slots, stop, results, bar, policy, failure) =
+                (&next, &slots, &stop, &results, &bar, &policy, &failure);
+            s.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     if i >= slots.len() || stop.load(Ordering::Relaxed) {
                         break;
                     }
                     let mut game = slots[i].lock().unwrap_or_else(|e| e.into_inner());
-                    let summary = annotator.annotate(&mut game, &policy, &stop);
+                    let summary = annotator.annotate(&mut game, policy, stop);
+                    if let Some(why) = annotator.failure() {
+                        // The engine is gone: the other workers stop too, the games done are
+                        // written.
+                        *failure.lock().unwrap_or_else(|e| e.into_inner()) = Some(why.to_owned());
+                        stop.store(true, Ordering::Relaxed);
+                        break;
+                    }
                     if fill_eco {
                         kibitzer::game::openings::fill_tags(&mut game);
                     }
@@ -262,9 +360,21 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
         .zip(&results)
         .filter_map(|((n, g), r)| r.as_ref().map(|r| (*n, g, r)))
         .collect();
+    let failure = failure
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+        .map(|why| match &spec {
+            Some(spec) => format!("{}: {why}", spec.name),
+            None => why,
+        });
     if stop.load(Ordering::Relaxed) {
+        let why = failure.as_deref().unwrap_or("interrupted");
+        if done.is_empty() {
+            // Nothing to write: an existing --out file is left as it was.
+            bail!("{why}: no game was finished, nothing written");
+        }
         eprintln!(
-            "interrupted: writing the {} games finished of {}",
+            "{why}: writing the {} games finished of {}",
             done.len(),
             games.len()
         );
@@ -319,6 +429,9 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
             line("White", &summary.white),
             line("Black", &summary.black)
         );
+    }
+    if let Some(why) = failure {
+        bail!("{why}");
     }
     if stop.load(Ordering::Relaxed) {
         bail!("interrupted");

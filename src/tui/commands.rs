@@ -12,7 +12,7 @@ use super::start;
 use crate::engines::service::{EngineCommand, MAX_LEVEL};
 
 /// `:` commands and what they do, for `:help` and the help screen.
-pub const COMMAND_HELP: [(&str, &str); 22] = [
+pub const COMMAND_HELP: [(&str, &str); 23] = [
     (
         "play [white|black] [5+3|untimed] [level N] [960 [N]]",
         "new game against the engine",
@@ -45,6 +45,10 @@ pub const COMMAND_HELP: [(&str, &str); 22] = [
     (
         "engine [opponent|analysis] NAME",
         "builtin or an [[engines]] entry of config.toml",
+    ),
+    (
+        "analyse-engine NAME",
+        "the engine of ctrl-a, :learn and the analysis",
     ),
     (
         "book best|proportional|random|off|depth N",
@@ -174,6 +178,12 @@ fn run_command(app: &mut App, text: &str) {
         "endgame" => submit(app, PromptKind::Endgame, &rest.join(" ")),
         "book" => book_command(app, &rest),
         "engine" => engine_command(app, &rest),
+        "analyse-engine" | "analyze-engine" => match rest.as_slice() {
+            [name] => engine_command(app, &["analysis", name]),
+            _ => {
+                app.error("analyse-engine takes an engine's name (builtin or an [[engines]] entry)")
+            }
+        },
         "learn" => match super::learn::parse_side(rest.first().copied()) {
             Ok(side) => super::learn::start(app, side),
             Err(e) => app.error(e),

@@ -87,6 +87,8 @@ pub struct Config {
     pub book_choice: BookChoice,
     /// Syzygy directories, ':'-separated; `None`: ./tablebases and the data directory's.
     pub tablebase_path: Option<String>,
+    /// Milliseconds a position for the whole-game analysis (ctrl-a).
+    pub analysis_movetime_ms: u64,
     /// The game database opened in the explorer at start (`kibitzer db import` makes one).
     pub database_path: Option<PathBuf>,
     /// The user's name in the database's games: the explorer can show only theirs.
@@ -135,6 +137,7 @@ impl Default for Config {
             book_depth: 16,
             book_choice: BookChoice::Proportional,
             tablebase_path: None,
+            analysis_movetime_ms: 500,
             database_path: None,
             database_player: None,
             engines: Vec::new(),
@@ -179,6 +182,10 @@ pub fn default_text() -> String {
          # [[engines]] entry (see the end of this file).\n\
          opponent = \"builtin\"\n\
          analysis = \"builtin\"\n\n\
+         [analysis]\n\
+         # Milliseconds a position for the whole-game analysis (ctrl-a), with the analysis\n\
+         # engine above (also :analyse-engine NAME).\n\
+         movetime = 500\n\n\
          [book]\n\
          # Polyglot book for play mode and the book panel (\"\" = the built-in book).\n\
          file = \"\"\n\
@@ -361,6 +368,9 @@ pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
     }
     if let Some(i) = int("engine", "multipv", 1..=10) {
         config.multipv = i as u32;
+    }
+    if let Some(i) = int("analysis", "movetime", 10..=600_000) {
+        config.analysis_movetime_ms = i as u64;
     }
     if let Some(i) = int("book", "depth", 0..=1000) {
         config.book_depth = i as u32;

@@ -160,7 +160,9 @@ fn wanted_search(app: &App) -> Option<(Purpose, NodeId, GoLimits)> {
             Some(node) => Some((
                 Purpose::GamePass,
                 node,
-                GoLimits::MoveTime(std::time::Duration::from_millis(play::GAME_PASS_MS)),
+                GoLimits::MoveTime(std::time::Duration::from_millis(
+                    app.config.analysis_movetime_ms,
+                )),
             )),
             None if a.infinite && app.position().outcome(&[]).is_none() => Some((
                 Purpose::Analysis,

@@ -13,9 +13,6 @@ use super::clock::TimeControl;
 use super::saving::save_game;
 use crate::game::Ending;
 
-/// Move time of each step of the whole-game analysis.
-pub const GAME_PASS_MS: u64 = 500;
-
 /// The engine accepts a draw when it is at least this much worse (centipawns, its view)...
 const DRAW_ACCEPT_WORSE_CP: i32 = 50;
 /// ...or when the game is this long and the score this close to level.
