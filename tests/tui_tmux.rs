@@ -851,9 +851,10 @@ fn messages_shows_every_config_error_in_full() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// The arrows step through a game as on lichess: left/right a move, up/down to the start/end.
+/// The arrows step through a game as on lichess: left/right a move, up/down to the start/end;
+/// a click on a move of the list shows it.
 #[test]
-fn arrows_step_through_a_game() {
+fn arrows_and_clicks_step_through_a_game() {
     if tmux_missing() {
         return;
     }
@@ -885,6 +886,24 @@ fn arrows_step_through_a_game() {
         "r1bqkbnr/1ppp1ppp/p1n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w",
     );
     fen_after(&["Up"], "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w");
+    // A click on "Bb5" in the move list (an SGR mouse press and release, 1-based cells).
+    let screen = s.screen();
+    let (row, column) = screen
+        .lines()
+        .enumerate()
+        .find_map(|(y, l)| {
+            let at = l.find("Bb5")?;
+            Some((y + 1, l[..at].chars().count() + 2))
+        })
+        .expect("Bb5 in the move list");
+    for event in ["M", "m"] {
+        let click = format!("\x1b[<0;{column};{row}{event}");
+        s.tmux(&["send-keys", "-t", &s.0, "-l", &click]);
+    }
+    fen_after(
+        &[],
+        "r1bqkbnr/pppp1ppp/2n5/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R b",
+    );
     s.keys(&["q"]);
     s.wait_for("the exit", |t| t.contains("EXITED 0"));
     let _ = std::fs::remove_dir_all(&dir);

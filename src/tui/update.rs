@@ -68,6 +68,9 @@ fn dispatch(app: &mut App, action: Action) {
         Action::MouseDown(x, y) if graph_node_at(app, x, y).is_some() => {
             app.navigate(graph_node_at(app, x, y));
         }
+        Action::MouseDown(x, y) if list_node_at(app, x, y).is_some() => {
+            app.navigate(list_node_at(app, x, y));
+        }
         Action::MouseDown(x, y) => {
             if let Some(sq) = square_at(app, x, y) {
                 app.cursor = sq;
@@ -135,6 +138,19 @@ fn graph_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
     let line = app.game.line_through(app.game.current_node());
     let ply = layout::graph_ply_at(graph, line.len() - 1, x, y)?;
     line.get(ply).copied()
+}
+
+/// The move of the move list under a click (not while solving a puzzle: the list is the way
+/// there, not a way on).
+fn list_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
+    if matches!(app.mode, Mode::Setup(_) | Mode::Browse | Mode::Learn(_)) {
+        return None;
+    }
+    let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
+    let moves = layout::compute(area, app.config.coordinates)
+        .side_panels(app.reference_lines(), database::panel_lines(app))
+        .moves;
+    super::view::moves::node_at(app, moves, x, y)
 }
 
 fn square_at(app: &App, x: u16, y: u16) -> Option<Square> {

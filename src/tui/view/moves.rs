@@ -54,10 +54,22 @@ struct Layout {
     glue: bool,
     current: NodeId,
     current_line: usize,
+    /// Where each move went: its line, first column and width, for clicks.
+    moves: Vec<MoveSpot>,
+}
+
+/// A move's place in the laid-out list.
+#[derive(Clone, Copy, Debug)]
+struct MoveSpot {
+    line: usize,
+    column: usize,
+    width: usize,
+    node: NodeId,
 }
 
 impl Layout {
-    fn word(&mut self, spans: Vec<Span<'static>>) {
+    /// Adds a word; returns its line and first column.
+    fn word(&mut self, spans: Vec<Span<'static>>) -> (usize, usize) {
         let w: usize = spans.iter().map(|s| s.content.chars().count()).sum();
         let glued = std::mem::take(&mut self.glue);
         if !glued && self.used > self.indent {
@@ -68,8 +80,10 @@ impl Layout {
                 self.used += 1;
             }
         }
+        let at = (self.lines.len(), self.used);
         self.used += w;
         self.line.extend(spans);
+        at
     }
 
     /// Ends the line; the next starts at `indent`.
@@ -133,6 +147,11 @@ impl Styles {
 /// Lays the game out in lines of at most `width` cells; returns the lines and the line of the
 /// current move.
 pub fn lines(app: &App, width: u16) -> (Vec<Line<'static>>, usize) {
+    let out = layout(app, width);
+    (out.lines, out.current_line)
+}
+
+fn layout(app: &App, width: u16) -> Layout {
     let styles = Styles::new(app.colors);
     let tree = app.game.tree();
     let mut out = Layout {
@@ -144,6 +163,7 @@ pub fn lines(app: &App, width: u16) -> (Vec<Line<'static>>, usize) {
         glue: false,
         current: app.game.current_node(),
         current_line: 0,
+        moves: Vec::new(),
     };
     let root = tree.node(NodeId::ROOT);
     let mut list = MoveList {
@@ -165,7 +185,7 @@ pub fn lines(app: &App, width: u16) -> (Vec<Line<'static>>, usize) {
             list.mv(tree, pair[1], number);
         }
         out.break_line(0);
-        return (out.lines, out.current_line);
+        return out;
     }
     let force_number = root
         .comment_after
@@ -179,7 +199,7 @@ pub fn lines(app: &App, width: u16) -> (Vec<Line<'static>>, usize) {
         out.word(vec![Span::styled(result.as_str(), styles.main)]);
     }
     out.break_line(0);
-    (out.lines, out.current_line)
+    out
 }
 
 /// Lays out what a walk over the tree meets: variations in parentheses on their own lines,
@@ -230,7 +250,14 @@ impl LineVisitor for MoveList<'_> {
                 styles.judged,
             ));
         }
-        self.out.word(spans);
+        let width = spans.iter().map(|s| s.content.chars().count()).sum();
+        let (line, column) = self.out.word(spans);
+        self.out.moves.push(MoveSpot {
+            line,
+            column,
+            width,
+            node,
+        });
         if node == self.out.current {
             self.out.current_line = self.out.lines.len();
         }
@@ -257,6 +284,30 @@ impl LineVisitor for MoveList<'_> {
     }
 }
 
+/// The first line shown of `lines` lines in `height` rows: the current move kept in view, near
+/// the bottom when the list is long.
+fn scroll(lines: usize, current: usize, height: usize) -> usize {
+    (current + 1)
+        .saturating_sub(height)
+        .min(lines.saturating_sub(height))
+}
+
+/// The move under cell (`x`, `y`) of the move list drawn in `area`, if any.
+pub fn node_at(app: &App, area: Rect, x: u16, y: u16) -> Option<NodeId> {
+    let inner = Block::default().borders(Borders::TOP).inner(area);
+    if !inner.contains((x, y).into()) {
+        return None;
+    }
+    let laid = layout(app, inner.width);
+    let first = scroll(laid.lines.len(), laid.current_line, inner.height as usize);
+    let line = first + usize::from(y - inner.y);
+    let column = usize::from(x - inner.x);
+    laid.moves
+        .iter()
+        .find(|m| m.line == line && (m.column..m.column + m.width).contains(&column))
+        .map(|m| m.node)
+}
+
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let title = match app.game.opening() {
         Some(opening) => format!(" Moves · {opening} "),
@@ -266,11 +317,8 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let inner = block.inner(area);
     block.render(area, buf);
     let (lines, current) = lines(app, inner.width);
-    // Keep the current move in view, near the bottom when the list is long.
     let height = inner.height as usize;
-    let scroll = (current + 1)
-        .saturating_sub(height)
-        .min(lines.len().saturating_sub(height));
+    let scroll = scroll(lines.len(), current, height);
     let text = if lines.is_empty() {
         vec![Line::styled(
             "no moves yet",

@@ -370,3 +370,28 @@ fn stepping_into_the_engines_line_shows_its_positions() {
     assert_eq!(app.pv_cursor, 0);
     assert_eq!(hint(&app).1, " ");
 }
+
+/// A click on a move of the list shows that move's position.
+#[test]
+fn clicking_a_move_in_the_list_shows_it() {
+    let mut app = sample();
+    app.size = (100, 30);
+    let buf = draw(&app, 100, 30);
+    let areas = layout::compute(buf.area, app.config.coordinates);
+    // "Nf3" in the move list (right of the board).
+    let (x, y) = (0..buf.area.height)
+        .flat_map(|y| (areas.side.x..buf.area.width - 2).map(move |x| (x, y)))
+        .find(|&(x, y)| (0..3).map(|i| buf[(x + i, y)].symbol()).collect::<String>() == "Nf3")
+        .expect("Nf3 is in the list");
+    crate::tui::update::update(&mut app, crate::tui::action::Action::MouseDown(x + 1, y));
+    assert_eq!(app.game.current_node(), main_node(&app, 3));
+    // The move number before it takes the click too; a blank cell right of the list nothing.
+    crate::tui::update::update(&mut app, crate::tui::action::Action::MouseDown(x - 2, y));
+    assert_eq!(app.game.current_node(), main_node(&app, 3));
+    let shown = app.game.current_node();
+    crate::tui::update::update(
+        &mut app,
+        crate::tui::action::Action::MouseDown(buf.area.width - 1, y),
+    );
+    assert_eq!(app.game.current_node(), shown);
+}
