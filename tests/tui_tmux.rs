@@ -984,3 +984,33 @@ fn strip_escapes(line: &str) -> String {
     }
     out
 }
+
+/// A move typed while the engine thinks is played as a premove once it has moved.
+#[test]
+fn a_move_typed_during_the_engines_turn_is_played_as_a_premove() {
+    if tmux_missing() {
+        return;
+    }
+    // The engine has White and thinks its first move (no book), 2 s a move at untimed play.
+    let (dir, cmd) = fresh_home("premove", "play --black --tc untimed");
+    let config = dir.join("cfg/kibitzer");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("config.toml"), "[book]\ndepth = 0\n").unwrap();
+    let s = Session::start("premove", 100, 30, &cmd);
+    s.wait_for("the engine thinking", |t| {
+        t.contains("PLAY") && t.contains("White to move")
+    });
+    s.keys(&["N", "c", "6", "Enter"]);
+    s.wait_for("the premove kept", |t| t.contains("premove Nc6"));
+    s.wait_for("the premove played", |t| {
+        t.lines().any(|l| l.contains("1. ") && l.contains(" Nc6"))
+            && t.contains("premove Nc6 played")
+    });
+    s.keys(&["q"]);
+    s.wait_for("the quit question", |t| {
+        t.contains("Save it as PGN") || t.contains("abandon")
+    });
+    s.keys(&["n"]);
+    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

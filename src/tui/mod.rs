@@ -29,6 +29,7 @@ pub mod library;
 pub mod mode;
 mod moves;
 mod play;
+mod premove;
 mod prompt;
 pub mod review;
 mod saving;

@@ -47,6 +47,8 @@ pub struct PlayState {
     /// The engine's last move (the main-line node it made) and the reply it expects there:
     /// what it ponders on while the player thinks.
     pub expected: Option<(NodeId, Move)>,
+    /// A move typed during the engine's turn, played (if legal then) once it has moved.
+    pub premove: Option<String>,
 }
 
 #[derive(Clone, Debug, Default)]

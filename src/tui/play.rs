@@ -136,6 +136,9 @@ pub fn takeback(app: &mut App) {
     let Some(human) = app.human() else {
         return;
     };
+    if let Mode::Play(p) = &mut app.mode {
+        p.premove = None;
+    }
     // Back to the player's last move: the engine's reply (if made) and the player's move.
     let mut popped = 0;
     while !app.game.is_empty() {

@@ -91,6 +91,7 @@ pub fn start_play(app: &mut App, start: Position, human: Color, tc: TimeControl,
         recorded: false,
         hint_pending: false,
         expected: None,
+        premove: None,
     });
     play::set_headers(app);
     app.flipped = human == Color::Black;

@@ -734,3 +734,38 @@ fn engine_lines_stay_distinct_and_complete() {
     merge_line(&mut lines, line(16, 1, &["c2c4", "e7e5"], false), 2);
     assert_eq!(firsts(&lines), ["c2c4", "d2d4"]);
 }
+
+/// A move typed while the engine thinks is a premove: played once the engine has moved if it is
+/// legal then, dropped with the reason if not; Esc cancels it.
+#[test]
+fn a_move_typed_during_the_engines_turn_is_a_premove() {
+    let mut app = playing(Color::White);
+    app.policy.set_book(None);
+    keys(&mut app, "e4<Enter>");
+    let (id, _, _) = take_go(&mut app).unwrap();
+    keys(&mut app, "Nf3<Enter>");
+    assert_eq!(sans(&app), "e4", "not played yet");
+    assert!(app.message.as_ref().unwrap().1.contains("premove Nf3"));
+    reply(&mut app, id, "e7e5");
+    assert_eq!(sans(&app), "e4 e5 Nf3");
+
+    // Not legal once the engine has moved: dropped, saying why.
+    let (id, _, _) = take_go(&mut app).unwrap();
+    keys(&mut app, "Nc3<Enter>");
+    reply(&mut app, id, "b8c6");
+    let (id, _, _) = take_go(&mut app).unwrap();
+    assert_eq!(sans(&app), "e4 e5 Nf3 Nc6 Nc3");
+    keys(&mut app, "e5<Enter>");
+    reply(&mut app, id, "g8f6");
+    assert_eq!(sans(&app), "e4 e5 Nf3 Nc6 Nc3 Nf6");
+    let (_, message) = app.message.clone().unwrap();
+    assert!(message.contains("premove dropped"), "{message}");
+
+    // Esc cancels one.
+    keys(&mut app, "Bb5<Enter>");
+    let (id, _, _) = take_go(&mut app).unwrap();
+    keys(&mut app, "a3<Enter><Esc>");
+    assert!(app.message.as_ref().unwrap().1.contains("cancelled"));
+    reply(&mut app, id, "a7a6");
+    assert_eq!(sans(&app), "e4 e5 Nf3 Nc6 Nc3 Nf6 Bb5 a6");
+}

@@ -17,7 +17,8 @@ use super::layout;
 use super::moves::{make_move, not_your_move};
 use super::prompt::open_prompt;
 use super::{
-    commands, database, edit, endgame, engine_sync, learn, play, saving, setup, start, typed, undo,
+    commands, database, edit, endgame, engine_sync, learn, play, premove, saving, setup, start,
+    typed, undo,
 };
 
 pub fn update(app: &mut App, action: Action) {
@@ -56,7 +57,9 @@ fn dispatch(app: &mut App, action: Action) {
             app.selected = None;
             app.hint = None;
             app.message = None;
+            premove::cancel(app);
         }
+        Action::TypeMove(EditKey::Enter) if premove::wanted(app) => premove::set(app),
         Action::TypeMove(key) => typed::type_move(app, key),
         Action::Prompt(key) => super::prompt::key(app, key),
         Action::Overlay(key) => overlay_key(app, key),
@@ -104,10 +107,14 @@ fn dispatch(app: &mut App, action: Action) {
     }
 }
 
-/// Follow-ups of any change: the book reply, the end of the game, the engine's task.
+/// Follow-ups of any change: the book reply, the end of the game, a premove, the engine's task.
 pub fn settle(app: &mut App) {
     play::book_reply(app);
     play::check_end(app);
+    if premove::play(app) {
+        play::book_reply(app);
+        play::check_end(app);
+    }
     endgame::settle(app);
     request_tablebases(app);
     database::settle(app);

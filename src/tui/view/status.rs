@@ -49,6 +49,9 @@ pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
     }
     if let Mode::Play(p) = &app.mode {
         spans.push(Span::raw(format!("  level {}", p.level)));
+        if let Some(premove) = &p.premove {
+            spans.push(Span::styled(format!("  premove {premove}"), bold));
+        }
     }
     if let Mode::Analyse(_) = app.mode
         && let Some(label) = game_label(app.game.headers())
