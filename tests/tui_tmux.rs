@@ -1014,3 +1014,26 @@ fn a_move_typed_during_the_engines_turn_is_played_as_a_premove() {
     s.wait_for("the exit", |t| t.contains("EXITED 0"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// In play mode `nf3`, typed in lower case, is played (n is also the new-game key).
+#[test]
+fn nf3_in_lower_case_is_played() {
+    if tmux_missing() {
+        return;
+    }
+    let (dir, cmd) = fresh_home("nf3", "play --white --tc untimed");
+    let s = Session::start("nf3", 100, 30, &cmd);
+    s.wait_for("the board", |t| {
+        t.contains("PLAY") && t.contains("no moves yet")
+    });
+    s.keys(&["n", "f", "3", "Enter"]);
+    let screen = s.wait_for("1. Nf3", |t| t.contains("1. Nf3"));
+    assert!(!screen.contains("New game"), "{screen}");
+    s.keys(&["q"]);
+    s.wait_for("the quit question", |t| {
+        t.contains("Save it as PGN") || t.contains("abandon")
+    });
+    s.keys(&["n"]);
+    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

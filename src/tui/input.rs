@@ -47,6 +47,24 @@ pub fn action_for(app: &App, event: &Event) -> Option<Action> {
     }
 }
 
+/// During a game against the engine, on the player's turn, `n` (a key: new game) starts a
+/// typed knight move when there is one (`nf3`); alone, Enter then does what the key does. The
+/// other keys that are piece letters (r flip, q quit, k previous move) keep their meaning, as
+/// quitting or flipping must not wait for an Enter.
+fn piece_letter_starts_move(app: &App, key: Key) -> bool {
+    let KeyCode::Char(c @ 'n') = key.code else {
+        return false;
+    };
+    if key.ctrl || key.alt || !matches!(app.mode, Mode::Play(_)) || !app.can_move() {
+        return false;
+    }
+    let piece = c.to_ascii_uppercase();
+    let pos = app.position();
+    pos.legal_moves()
+        .iter()
+        .any(|&m| pos.san(m).starts_with(piece))
+}
+
 /// The keys the explorer panel takes while it has the focus; the others keep their meaning.
 fn explorer_key(ev: &KeyEvent) -> bool {
     !ev.modifiers
@@ -109,6 +127,9 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
         && explorer_key(ev)
     {
         return edit_key(ev).map(Action::ExplorerKey);
+    }
+    if app.input.is_empty() && piece_letter_starts_move(app, key) {
+        return edit_key(ev).map(Action::TypeMove);
     }
     if !app.input.is_empty() || starts_move(key) {
         // Arrows stay with the board even while typing.

@@ -601,7 +601,10 @@ fn fen_prompt_keeps_bad_input_for_correction() {
 #[test]
 fn new_game_dialog() {
     let mut app = playing(Color::White);
+    // On the player's turn n starts a knight move; Enter alone makes it the key.
     keys(&mut app, "n");
+    assert_eq!(app.input, "n");
+    keys(&mut app, "<Enter>");
     assert!(matches!(app.overlay, Some(Overlay::NewGame(_))));
     keys(&mut app, "<Right><Down><Right><Down><Left><Left><Enter>");
     let Mode::Play(p) = &app.mode else { panic!() };
@@ -768,4 +771,22 @@ fn a_move_typed_during_the_engines_turn_is_a_premove() {
     assert!(app.message.as_ref().unwrap().1.contains("cancelled"));
     reply(&mut app, id, "a7a6");
     assert_eq!(sans(&app), "e4 e5 Nf3 Nc6 Nc3 Nf6 Bb5 a6");
+}
+
+/// In a game, `nf3` typed in lower case is played; `q` and `r` stay keys.
+#[test]
+fn lower_case_knight_moves_are_typed_in_a_game() {
+    let mut app = playing(Color::White);
+    app.policy.set_book(None);
+    keys(&mut app, "nf3<Enter>");
+    assert_eq!(sans(&app), "Nf3");
+    let (id, _, _) = take_go(&mut app).unwrap();
+    reply(&mut app, id, "d7d5");
+    keys(&mut app, "r");
+    assert!(app.flipped, "r flips at once");
+    keys(&mut app, "q");
+    assert!(
+        matches!(app.overlay, Some(Overlay::ConfirmQuit)),
+        "q asks to quit at once"
+    );
 }

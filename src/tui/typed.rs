@@ -26,6 +26,12 @@ pub fn type_move(app: &mut App, key: EditKey) {
                 app.input = prefix;
             }
         }
+        EditKey::Enter if key_alone(app).is_some() => {
+            if let Some(command) = key_alone(app) {
+                app.input.clear();
+                app.queued.push(super::action::Action::Command(command));
+            }
+        }
         EditKey::Enter => match parse_typed(app.position(), &app.input) {
             Ok(m) => make_move(app, m),
             Err(e) => {
@@ -39,6 +45,21 @@ pub fn type_move(app: &mut App, key: EditKey) {
 
 /// SAN (a piece letter in lower case too: `nf3`, `bc4`, `o-o`) or UCI, or the one legal move
 /// the text is a prefix of.
+/// The typed text is one letter that is also a key (`n` started a move in a game): Enter alone
+/// does what the key does.
+pub fn key_alone(app: &App) -> Option<super::keymap::Command> {
+    let mut chars = app.input.chars();
+    let (Some(c), None) = (chars.next(), chars.next()) else {
+        return None;
+    };
+    let key = super::keymap::Key {
+        code: crossterm::event::KeyCode::Char(c),
+        ctrl: false,
+        alt: false,
+    };
+    app.config.keys.command(key)
+}
+
 pub fn parse_typed(pos: &Position, text: &str) -> Result<Move, String> {
     let san = pos.parse_san(text);
     if let Ok(m) = san {

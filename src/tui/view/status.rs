@@ -10,6 +10,7 @@ use crate::chess::Color;
 
 use crate::tui::app::{App, Mode, Prompt, Severity};
 use crate::tui::clock::format_clock;
+use crate::tui::keymap::COMMANDS;
 use crate::tui::typed::completions;
 
 pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
@@ -168,7 +169,12 @@ pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
             None => {
                 let matches = completions(app.position(), &app.input);
                 let shown: Vec<String> = matches.into_iter().take(12).collect();
-                Span::styled(format!("   {}", shown.join(" ")), dim)
+                let alone = crate::tui::typed::key_alone(app)
+                    .and_then(|c| COMMANDS.iter().find(|entry| entry.0 == c))
+                    .map_or_else(String::new, |entry| {
+                        format!("   (enter alone: {})", entry.3)
+                    });
+                Span::styled(format!("   {}{alone}", shown.join(" ")), dim)
             }
         };
         Line::from(vec![

@@ -142,7 +142,11 @@ fn highlights_selected_piece_and_destinations() {
 #[test]
 fn overlays_prompts_and_tiny_terminals() {
     let mut app = playing(Color::White);
-    for (input, expect) in [("?", "Keys"), ("n", "New game"), (":fen x", ":fen x")] {
+    for (input, expect) in [
+        ("?", "Keys"),
+        ("n<Enter>", "New game"),
+        (":fen x", ":fen x"),
+    ] {
         keys(&mut app, "<Esc>");
         keys(&mut app, input);
         let screen = text(&draw(&app, 80, 24));
