@@ -171,7 +171,11 @@ fn run_command(app: &mut App, text: &str) {
         "theme" => match rest.first().and_then(|name| super::theme::by_name(name)) {
             Some(theme) => {
                 app.config.theme = theme;
-                app.info(format!("theme {}", theme.name));
+                let value = format!("\"{}\"", theme.name);
+                match super::config::remember(&app.config, "display", "theme", &value) {
+                    Ok(()) => app.info(format!("theme {} (kept in config.toml)", theme.name)),
+                    Err(e) => app.error(format!("theme {}; not kept: {e}", theme.name)),
+                }
             }
             None => app.error(format!("theme takes one of {}", super::theme::names())),
         },

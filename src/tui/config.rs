@@ -93,6 +93,8 @@ pub struct Config {
     pub database_path: Option<PathBuf>,
     /// The user's name in the database's games: the explorer can show only theirs.
     pub database_player: Option<String>,
+    /// The file it was read from (where `:theme` is remembered); `None` for the defaults.
+    pub file: Option<PathBuf>,
     /// External UCI engines from `[[engines]]`.
     pub engines: Vec<EngineSpec>,
     /// Engine names (an `[[engines]]` entry or `builtin`) for the opponent and for analysis.
@@ -140,6 +142,7 @@ impl Default for Config {
             analysis_movetime_ms: 500,
             database_path: None,
             database_player: None,
+            file: None,
             engines: Vec::new(),
             opponent: BUILTIN.into(),
             analysis: BUILTIN.into(),
@@ -230,6 +233,56 @@ pub fn expand_home(text: &str) -> PathBuf {
     }
 }
 
+/// `text` (a config file) with `key = value` under `[section]`: the line replaced where it is,
+/// else added at the top of the section, else the section added at the end. Comments and every
+/// other line stay as they were.
+pub fn with_value(text: &str, section: &str, key: &str, value: &str) -> String {
+    let line = format!("{key} = {value}");
+    let mut lines: Vec<String> = text.lines().map(str::to_owned).collect();
+    let header = format!("[{section}]");
+    let Some(start) = lines.iter().position(|l| l.trim() == header) else {
+        let mut out = text.trim_end().to_owned();
+        out.push_str(&format!("\n\n{header}\n{line}\n"));
+        return out;
+    };
+    let end = lines[start + 1..]
+        .iter()
+        .position(|l| l.trim_start().starts_with('['))
+        .map_or(lines.len(), |i| start + 1 + i);
+    let is_key = |l: &String| {
+        l.split('=')
+            .next()
+            .is_some_and(|k| k.trim() == key && !l.trim_start().starts_with('#'))
+    };
+    match lines[start + 1..end].iter().position(is_key) {
+        Some(i) => lines[start + 1 + i] = line,
+        None => lines.insert(start + 1, line),
+    }
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out
+}
+
+/// Writes `key = value` under `[section]` into the config file it was read from, atomically.
+pub fn remember(config: &Config, section: &str, key: &str, value: &str) -> Result<(), String> {
+    let path = config.file.as_deref().ok_or("no config file")?;
+    let text = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    let write = || -> std::io::Result<()> {
+        use std::io::Write;
+        if let Some(dir) = path.parent() {
+            fs::create_dir_all(dir)?;
+        }
+        let mut file = crate::game::AtomicFile::create(path)?;
+        file.write_all(with_value(&text, section, key, value).as_bytes())?;
+        file.commit()
+    };
+    write().map_err(|e| format!("{}: {e}", path.display()))
+}
+
 pub fn config_path() -> Option<PathBuf> {
     dirs::config_dir().map(|d| d.join("kibitzer").join("config.toml"))
 }
@@ -243,6 +296,12 @@ pub fn load(path: Option<&Path>) -> (Config, Vec<String>) {
             vec!["no config directory; using defaults".into()],
         );
     };
+    let (mut config, notes) = read(path);
+    config.file = Some(path.to_owned());
+    (config, notes)
+}
+
+fn read(path: &Path) -> (Config, Vec<String>) {
     match fs::read_to_string(path) {
         Ok(text) => parse(&text, &path.display().to_string()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -558,6 +617,28 @@ mod tests {
         assert_eq!(sf.args, ["-q"]);
         assert_eq!(sf.options.len(), 3);
         assert!(sf.options.contains(&("Threads".into(), "2".into())));
+    }
+
+    #[test]
+    fn a_remembered_value_replaces_its_line_and_keeps_the_rest() {
+        let text =
+            "# mine\n[display]\n# colours\ntheme = \"wood\"\nascii = false\n[play]\nlevel = 3\n";
+        let out = with_value(text, "display", "theme", "\"blue\"");
+        assert_eq!(out, text.replace("\"wood\"", "\"blue\""));
+        let (c, errors) = parse(&out, "cfg");
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!((c.theme.name, c.level), ("blue", 3));
+        // A commented-out key is left alone; the key goes at the top of its section.
+        let out = with_value(
+            "[display]\n# theme = \"x\"\n",
+            "display",
+            "theme",
+            "\"blue\"",
+        );
+        assert_eq!(out, "[display]\ntheme = \"blue\"\n# theme = \"x\"\n");
+        let out = with_value("[play]\nlevel = 3\n", "display", "theme", "\"blue\"");
+        assert_eq!(out, "[play]\nlevel = 3\n\n[display]\ntheme = \"blue\"\n");
+        assert_eq!(parse(&out, "cfg").0.theme.name, "blue");
     }
 
     #[test]
