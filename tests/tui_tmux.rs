@@ -51,6 +51,14 @@ impl Session {
         self.tmux(&["capture-pane", "-p", "-t", &self.0])
     }
 
+    /// Quits with `q`, answering the question about the unsaved game with `n` (discard it).
+    fn quit_discarding(&self) {
+        self.keys(&["q"]);
+        self.wait_for("the quit question", |t| t.contains("Save it as PGN"));
+        self.keys(&["n"]);
+        self.wait_for("the exit", |t| t.contains("EXITED 0"));
+    }
+
     /// Waits until the screen satisfies `ok`, or fails showing the screen.
     fn wait_for(&self, what: &str, ok: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
@@ -217,10 +225,7 @@ fn analyse_messages_undo_redo_and_confirmation() {
     s.wait_for("the game kept", |t| {
         t.contains("Rad3") && t.contains("cancelled")
     });
-    s.keys(&["q"]);
-    s.wait_for("the quit question", |t| t.contains("Save it as PGN"));
-    s.keys(&["n"]);
-    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    s.quit_discarding();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -365,10 +370,7 @@ fn an_analysis_survives_a_killed_terminal() {
     s.wait_for("the analysis back", |t| {
         t.contains("ANALYSE") && t.contains("(1... c5 the Sicilian)") && t.contains("resumed")
     });
-    s.keys(&["q"]);
-    s.wait_for("the quit question", |t| t.contains("Save it as PGN"));
-    s.keys(&["n"]);
-    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    s.quit_discarding();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -923,10 +925,7 @@ fn a_capture_shows_the_material_line() {
     s.wait_for("the material line", |t| {
         t.contains("1. exd5") && t.contains("White ♙ +1")
     });
-    s.keys(&["q"]);
-    s.wait_for("the quit question", |t| t.contains("Save it as PGN"));
-    s.keys(&["n"]);
-    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    s.quit_discarding();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -959,10 +958,7 @@ fn no_color_marks_the_last_move() {
         "{}",
         s.tmux(&["capture-pane", "-e", "-p", "-t", &s.0])
     );
-    s.keys(&["q"]);
-    s.wait_for("the quit question", |t| t.contains("Save it as PGN"));
-    s.keys(&["n"]);
-    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    s.quit_discarding();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1006,12 +1002,7 @@ fn a_move_typed_during_the_engines_turn_is_played_as_a_premove() {
         t.lines().any(|l| l.contains("1. ") && l.contains(" Nc6"))
             && t.contains("premove Nc6 played")
     });
-    s.keys(&["q"]);
-    s.wait_for("the quit question", |t| {
-        t.contains("Save it as PGN") || t.contains("abandon")
-    });
-    s.keys(&["n"]);
-    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    s.quit_discarding();
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -1029,11 +1020,6 @@ fn nf3_in_lower_case_is_played() {
     s.keys(&["n", "f", "3", "Enter"]);
     let screen = s.wait_for("1. Nf3", |t| t.contains("1. Nf3"));
     assert!(!screen.contains("New game"), "{screen}");
-    s.keys(&["q"]);
-    s.wait_for("the quit question", |t| {
-        t.contains("Save it as PGN") || t.contains("abandon")
-    });
-    s.keys(&["n"]);
-    s.wait_for("the exit", |t| t.contains("EXITED 0"));
+    s.quit_discarding();
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -31,6 +31,22 @@ pub enum EditKey {
     Ctrl(char),
 }
 
+impl EditKey {
+    /// Where a list's chosen row goes for this key (up/down, page up/down, home/end), from
+    /// `selected` in rows 0 to `last`, `page` rows a page; `None` for the other keys.
+    pub fn moved(self, selected: usize, last: usize, page: usize) -> Option<usize> {
+        Some(match self {
+            EditKey::Up => selected.saturating_sub(1),
+            EditKey::Down => (selected + 1).min(last),
+            EditKey::PageUp => selected.saturating_sub(page),
+            EditKey::PageDown => (selected + page).min(last),
+            EditKey::Home => 0,
+            EditKey::End => last,
+            _ => return None,
+        })
+    }
+}
+
 #[derive(Clone, Debug)]
 pub enum Action {
     Command(Command),

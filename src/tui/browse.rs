@@ -46,13 +46,18 @@ pub fn key(app: &mut App, key: EditKey) {
         return;
     };
     let last = lib.matches.len().saturating_sub(1);
+    if let Some(row) = key.moved(lib.selected, last, page) {
+        lib.selected = row;
+        return;
+    }
     match key {
         EditKey::Char(c) => {
             lib.filter.push(c);
             lib.refilter(true);
         }
         EditKey::Backspace => {
-            if lib.filter.pop().is_some() {
+            let shorter = lib.filter.pop().is_some();
+            if shorter {
                 lib.refilter(false);
             }
         }
@@ -60,19 +65,13 @@ pub fn key(app: &mut App, key: EditKey) {
             lib.filter.clear();
             lib.refilter(false);
         }
-        EditKey::Up => lib.selected = lib.selected.saturating_sub(1),
-        EditKey::Down => lib.selected = (lib.selected + 1).min(last),
-        EditKey::PageUp => lib.selected = lib.selected.saturating_sub(page),
-        EditKey::PageDown => lib.selected = (lib.selected + page).min(last),
-        EditKey::Home => lib.selected = 0,
-        EditKey::End => lib.selected = last,
         EditKey::Enter => open_selected(app),
         EditKey::Esc if !lib.filter.is_empty() => {
             lib.filter.clear();
             lib.refilter(false);
         }
         EditKey::Esc => start::enter_analyse(app),
-        EditKey::Tab | EditKey::Left | EditKey::Right | EditKey::Delete | EditKey::Ctrl(_) => {}
+        _ => {}
     }
 }
 

@@ -145,13 +145,10 @@ fn list_games(app: &mut App) {
 pub fn games_key(app: &mut App, mut list: GamesList, key: EditKey) {
     let last = list.games.len().saturating_sub(1);
     let page = usize::from(app.size.1.saturating_sub(8)).max(1);
+    if let Some(row) = key.moved(list.selected, last, page) {
+        list.selected = row;
+    }
     match key {
-        EditKey::Up => list.selected = list.selected.saturating_sub(1),
-        EditKey::Down => list.selected = (list.selected + 1).min(last),
-        EditKey::PageUp => list.selected = list.selected.saturating_sub(page),
-        EditKey::PageDown => list.selected = (list.selected + page).min(last),
-        EditKey::Home => list.selected = 0,
-        EditKey::End => list.selected = last,
         EditKey::Enter => {
             if let Some(game) = list.games.get(list.selected) {
                 app.info(format!("opening game {}...", game.id));
