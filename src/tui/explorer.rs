@@ -49,8 +49,9 @@ pub struct ExplorerPanel {
     report: Option<(u64, Scope, Box<Report>)>,
     /// The position and scope last asked about.
     asked: Option<(u64, Scope)>,
-    /// Why the last query failed.
-    error: Option<String>,
+    /// The position and scope whose query failed, and why: not asked again (its answer would
+    /// come straight back and ask again).
+    error: Option<(u64, Scope, String)>,
     scope: Scope,
     focused: bool,
     selected: usize,
@@ -119,8 +120,12 @@ impl ExplorerPanel {
         self.focused = focused && self.is_open();
     }
 
-    pub fn error(&self) -> Option<&str> {
-        self.error.as_deref()
+    /// Why the query for `pos` in the panel's scope failed, if it did.
+    pub fn error_for(&self, pos: &Position) -> Option<&str> {
+        self.error
+            .as_ref()
+            .filter(|(key, scope, _)| *key == pos.hash() && *scope == self.scope)
+            .map(|(_, _, why)| why.as_str())
     }
 
     /// The filters of the panel's scope; `player` is the configured name.
@@ -140,7 +145,8 @@ impl ExplorerPanel {
         self.games?;
         let wanted = (pos.hash(), self.scope);
         let have = self.report.as_ref().map(|(key, scope, _)| (*key, *scope));
-        if have == Some(wanted) || self.asked == Some(wanted) {
+        let failed = self.error.as_ref().map(|(key, scope, _)| (*key, *scope));
+        if have == Some(wanted) || self.asked == Some(wanted) || failed == Some(wanted) {
             return None;
         }
         self.asked = Some(wanted);
@@ -170,7 +176,7 @@ impl ExplorerPanel {
                 self.report = Some((key.0, key.1, report));
                 self.error = None;
             }
-            Err(why) => self.error = Some(why),
+            Err(why) => self.error = Some((key.0, key.1, why)),
         }
     }
 
@@ -263,7 +269,12 @@ mod tests {
         assert!(panel.request_for(&start, None).is_some());
         assert!(panel.request_for(&start, None).is_none(), "asked already");
         assert!(panel.waiting(&start));
+        // A failed query is not asked again.
+        panel.explored(&start, &Filters::default(), Err("disk error".into()));
+        assert_eq!(panel.error_for(&start), Some("disk error"));
+        assert!(panel.request_for(&start, None).is_none());
         panel.explored(&start, &Filters::default(), Ok(report(&["e2e4", "d2d4"])));
+        assert_eq!(panel.error_for(&start), None);
         assert!(!panel.waiting(&start));
         assert_eq!(panel.report_for(&start).unwrap().moves.len(), 2);
         assert!(panel.request_for(&start, None).is_none(), "answered");

@@ -27,7 +27,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         title.push_str("· enter play · g games · m mine · tab back ");
     }
     let mut lines = Vec::new();
-    match (panel.report_for(pos), panel.error()) {
+    match (panel.report_for(pos), panel.error_for(pos)) {
         (_, Some(why)) => lines.push(Line::styled(why.to_owned(), dim)),
         (None, None) if panel.games().is_none() => {
             lines.push(Line::styled("opening the database...", dim))
