@@ -52,17 +52,18 @@ pub fn action_for(app: &App, event: &Event) -> Option<Action> {
 /// other keys that are piece letters (r flip, q quit, k previous move) keep their meaning, as
 /// quitting or flipping must not wait for an Enter.
 fn piece_letter_starts_move(app: &App, key: Key) -> bool {
-    let KeyCode::Char(c @ 'n') = key.code else {
-        return false;
-    };
-    if key.ctrl || key.alt || !matches!(app.mode, Mode::Play(_)) || !app.can_move() {
+    if key.code != KeyCode::Char('n')
+        || key.ctrl
+        || key.alt
+        || !matches!(app.mode, Mode::Play(_))
+        || !app.can_move()
+    {
         return false;
     }
-    let piece = c.to_ascii_uppercase();
     let pos = app.position();
     pos.legal_moves()
         .iter()
-        .any(|&m| pos.san(m).starts_with(piece))
+        .any(|&m| pos.san(m).starts_with('N'))
 }
 
 /// The keys the explorer panel takes while it has the focus; the others keep their meaning.
