@@ -62,17 +62,8 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = Cli::parse();
-    // Commands that drive external engines keep SIGPIPE ignored: an engine that dies must be
-    // an error they report (the interface restoring the terminal), not the end of kibitzer.
-    if !matches!(
-        cli.command,
-        None | Some(
-            Command::Play(_) | Command::Analyse(_) | Command::Endgame(_) | Command::Annotate(_)
-        )
-    ) {
-        restore_sigpipe();
-    }
     // The interface handles its own keys and restores the terminal; every other command gets
     // the handler that cleans up temporary files.
     if !matches!(
@@ -115,8 +106,8 @@ fn main() -> ExitCode {
 /// write after `head` exits. Like other Unix tools, we let the signal end the process quietly.
 fn restore_sigpipe() {
     #[cfg(unix)]
-    // SAFETY: called in main before any other thread exists; SIG_DFL is a valid disposition
-    // for SIGPIPE.
+    // SAFETY: called first thing in main, before any other thread exists; SIG_DFL is a valid
+    // disposition for SIGPIPE. Starting an external engine ignores it again (engines::external).
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }

@@ -270,4 +270,11 @@ fn annotate_uses_an_external_engine_and_reports_one_that_dies() {
         fs::read_to_string(dir.path().join("out.pgn")).unwrap(),
         "kept"
     );
+    // One that exits at once: an error, not a SIGPIPE ending kibitzer (exit status 141).
+    let out = kibitzer(
+        &["annotate", "in.pgn", "--engine-path", "/bin/false"],
+        dir.path(),
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(stderr(&out).contains("false"), "{}", stderr(&out));
 }

@@ -205,6 +205,18 @@ impl Drop for UciClient {
     }
 }
 
+/// Writing to an engine that has died must be an error its client reports, not a SIGPIPE that
+/// ends kibitzer (the binary restores the signal's default for `kibitzer ... | head`): once an
+/// engine is started the signal is ignored for good, and broken pipes come back as errors.
+fn ignore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: SIG_IGN is a valid disposition for SIGPIPE; signal(2) changes the process-wide
+    // disposition atomically, whatever other threads run.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_IGN);
+    }
+}
+
 /// An external engine's process, whatever its protocol: its input, and the lines of its output
 /// that are not search output. Dropping it tells the engine to quit and makes sure it is gone.
 pub(crate) struct EngineProcess {
@@ -276,6 +288,7 @@ impl Drop for EngineProcess {
 
 /// Starts an engine's process, its input and output piped.
 fn spawn(spec: &EngineSpec) -> Result<(Child, ChildStdin, ChildStdout), ClientError> {
+    ignore_sigpipe();
     let start = || {
         Command::new(&spec.path)
             .args(&spec.args)
