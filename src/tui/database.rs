@@ -89,11 +89,11 @@ pub fn key(app: &mut App, key: EditKey) {
         .explorer
         .report_for(app.position())
         .map_or(0, |r| r.moves.len());
+    // The whole list is a page: page up/down go to its ends.
+    if let Some(row) = key.moved(app.explorer.selected(), rows.saturating_sub(1), rows) {
+        return app.explorer.select_row(row, rows);
+    }
     match key {
-        EditKey::Up => app.explorer.select(-1, rows),
-        EditKey::Down => app.explorer.select(1, rows),
-        EditKey::PageUp | EditKey::Home => app.explorer.select(-(rows as isize), rows),
-        EditKey::PageDown | EditKey::End => app.explorer.select(rows as isize, rows),
         EditKey::Left => app.queued.push(Action::Command(Command::PrevMove)),
         EditKey::Right => app.queued.push(Action::Command(Command::NextMove)),
         EditKey::Enter => match app.explorer.selected_move(app.position()) {

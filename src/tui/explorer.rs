@@ -197,11 +197,6 @@ impl ExplorerPanel {
         self.selected
     }
 
-    /// Moves the chosen row by `delta` within `rows` rows.
-    pub fn select(&mut self, delta: isize, rows: usize) {
-        self.select_row(self.selected.saturating_add_signed(delta), rows);
-    }
-
     /// Chooses row `row` (the last of `rows` when past it).
     pub fn select_row(&mut self, row: usize, rows: usize) {
         self.selected = row.min(rows.saturating_sub(1));
@@ -278,7 +273,7 @@ mod tests {
         assert!(!panel.waiting(&start));
         assert_eq!(panel.report_for(&start).unwrap().moves.len(), 2);
         assert!(panel.request_for(&start, None).is_none(), "answered");
-        panel.select(5, 2);
+        panel.select_row(5, 2);
         assert_eq!(
             panel.selected_move(&start).map(|m| start.uci(m)),
             Some("d2d4".into())

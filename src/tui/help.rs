@@ -198,16 +198,13 @@ pub fn messages_key(app: &mut App, scroll: usize, key: EditKey) {
 /// Where a scrolling overlay goes for `key` (up to line `last`); `None`: the key closes it.
 fn scrolled(app: &App, scroll: usize, last: usize, key: EditKey) -> Option<usize> {
     let page = usize::from(app.size.1.saturating_sub(6)).max(1);
-    let scroll = match key {
-        EditKey::Down | EditKey::Char('j') => scroll + 1,
-        EditKey::Up | EditKey::Char('k') => scroll.saturating_sub(1),
-        EditKey::PageDown | EditKey::Char(' ') => scroll + page,
-        EditKey::PageUp => scroll.saturating_sub(page),
-        EditKey::Home => 0,
-        EditKey::End => last,
-        _ => return None,
+    let key = match key {
+        EditKey::Char('j') => EditKey::Down,
+        EditKey::Char('k') => EditKey::Up,
+        EditKey::Char(' ') => EditKey::PageDown,
+        key => key,
     };
-    Some(scroll.min(last))
+    key.moved(scroll.min(last), last, page)
 }
 
 #[cfg(test)]

@@ -40,8 +40,7 @@ pub fn cancel(app: &mut App) {
 
 /// Plays the premove once it is the player's turn, if it is legal then; true if played.
 pub fn play(app: &mut App) -> bool {
-    let waiting = matches!(&app.mode, Mode::Play(p) if p.premove.is_some());
-    if !waiting || !app.can_move() {
+    if !app.can_move() {
         return false;
     }
     let Mode::Play(p) = &mut app.mode else {
