@@ -12,41 +12,20 @@
 # built if missing)
 # Times are wall clock and CPU (user+sys) from /usr/bin/time; on a shared machine pause other
 # jobs first and compare the CPU columns.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-file="${1:-/tmp/kibitzer-100k.pgn}"
-[[ -f "$file" ]] || scripts/make-big-pgn.sh "$file" >/dev/null
-kibitzer=target/release/kibitzer
-cargo build --release --quiet
-pgn_extract=$(command -v pgn-extract || echo /usr/games/pgn-extract)
-[[ -x "$pgn_extract" ]] || { echo "error: pgn-extract not found (apt-get install pgn-extract)" >&2; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-games=$(grep -c '^\[Event ' "$file")
-bytes=$(stat -c %s "$file")
-
-# Runs a command under /usr/bin/time; prints "wall cpu".
-measure() {
-    /usr/bin/time -f '%e %U %S' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || {
-        echo "error: $* failed:" >&2
-        tail -3 "$tmp/err" >&2
-        exit 1
-    }
-    awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$tmp/time"
-}
+source "$(dirname "$0")/bench-common.sh"
 
 echo "file: $file, $games games, $bytes bytes, $(nproc) cores"
-read -r wall cpu < <(measure "$kibitzer" db import "$file" -o "$tmp/100k.kdb")
+read -r wall cpu _ < <(measure "$kibitzer" db import "$file" -o "$tmp/100k.kdb")
 size=$(stat -c %s "$tmp/100k.kdb")
 awk -v g="$games" -v w="$wall" -v c="$cpu" -v s="$size" -v b="$bytes" 'BEGIN {
     printf "kibitzer db import: %.2f s wall, %.2f s CPU: %.0f games/s, %.0f games per CPU-second\n", w, c, g / w, g / c
     printf "database: %d bytes, %.2f x the PGN\n", s, s / b }'
-read -r wall cpu < <(measure "$pgn_extract" -s --quiet -o /dev/null "$file")
+read -r wall cpu _ < <(measure "$pgn_extract" -s --quiet -o /dev/null "$file")
 awk -v g="$games" -v w="$wall" -v c="$cpu" 'BEGIN {
     printf "pgn-extract -s: %.2f s wall, %.2f s CPU: %.0f games/s, %.0f games per CPU-second\n", w, c, g / w, g / c }'
 
 for _ in 1 2 3 4 5 6 7 8 9 10; do cat "$file"; done > "$tmp/1m.pgn"
-read -r wall cpu < <(measure "$kibitzer" db import "$tmp/1m.pgn" -o "$tmp/1m.kdb")
+read -r wall cpu _ < <(measure "$kibitzer" db import "$tmp/1m.pgn" -o "$tmp/1m.kdb")
 awk -v g="$((games * 10))" -v w="$wall" -v c="$cpu" -v s="$(stat -c %s "$tmp/1m.kdb")" -v b="$((bytes * 10))" 'BEGIN {
     printf "ten times over: import %.2f s wall (%.0f games/s), database %.2f x the PGN\n", w, g / w, s / b }'
 "$kibitzer" db bench "$tmp/1m.kdb"

@@ -8,38 +8,9 @@
 # games/N (it needs ~4 ms per game); PY_GAMES=all (the default) reads the whole file.
 # Times are wall clock and CPU (user+sys) from /usr/bin/time; on a shared machine compare the
 # CPU columns.
-set -euo pipefail
-cd "$(dirname "$0")/.."
-file="${1:-/tmp/kibitzer-100k.pgn}"
-[[ -f "$file" ]] || scripts/make-big-pgn.sh "$file" >/dev/null
-kibitzer=target/release/kibitzer
-cargo build --release --quiet
-pgn_extract=$(command -v pgn-extract || echo /usr/games/pgn-extract)
-# A tool that is missing would be timed failing at once: check them first.
-[[ -x "$pgn_extract" ]] || { echo "error: pgn-extract not found (apt-get install pgn-extract)" >&2; exit 1; }
+source "$(dirname "$0")/bench-common.sh"
 python3 -c 'import chess.pgn' 2>/dev/null || { echo "error: python-chess not found (pip install chess)" >&2; exit 1; }
 py_games="${PY_GAMES:-all}"
-bytes=$(stat -c %s "$file")
-games=$(grep -c '^\[Event ' "$file")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-# Runs a command under /usr/bin/time; prints "wall cpu peak_kb". A command that fails prints
-# nothing (so the caller's read fails and the script stops) and says why on stderr. Exit status
-# 1 of `pgn check` only says that some game has an error (the big file repeats an illegal one).
-measure() {
-    local out="$tmp/time" status=0
-    /usr/bin/time -f "%e %U %S %M" -o "$out" nice "$@" >/dev/null 2>"$tmp/stderr" || status=$?
-    if ((status == 1)) && [[ "$*" == *" pgn check "* ]]; then
-        status=0
-    fi
-    if ((status != 0)); then
-        echo "error: '$*' failed with exit status $status:" >&2
-        grep -v '^Command exited' "$tmp/stderr" | tail -n 5 >&2
-        return 1
-    fi
-    tail -n 1 "$out" | awk '{printf "%.2f %.2f %d\n", $1, $2 + $3, $4}'
-}
 
 cat > "$tmp/read.py" <<'PY'
 import sys, chess.pgn
