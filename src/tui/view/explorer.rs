@@ -8,7 +8,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
-use crate::db::{GameHeader, Tally};
+use crate::db::Tally;
 use crate::tui::app::App;
 use crate::tui::explorer::Scope;
 
@@ -118,20 +118,5 @@ fn results(tally: &Tally) -> String {
         pct(tally.white),
         pct(tally.draws),
         pct(tally.black)
-    )
-}
-
-/// One game of the games list.
-pub fn game_line(g: &GameHeader) -> String {
-    let elo = |e: Option<u16>| e.map(|e| format!(" ({e})")).unwrap_or_default();
-    format!(
-        "{:<10} {}{} - {}{}  {}  {}",
-        g.date,
-        g.white,
-        elo(g.white_elo),
-        g.black,
-        elo(g.black_elo),
-        g.result,
-        g.event
     )
 }

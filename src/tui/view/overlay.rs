@@ -202,7 +202,7 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
                 .skip(first)
                 .take(rows)
                 .map(|(i, g)| {
-                    let text = super::explorer::game_line(g);
+                    let text = g.to_string();
                     if i == list.selected {
                         Line::styled(format!("▶ {text}"), bold)
                     } else {
