@@ -695,49 +695,6 @@ fn play_960_starts_a_numbered_chess960_game_and_asks_over_unsaved_work() {
     assert!(app.message.as_ref().unwrap().1.contains("0 to 959"));
 }
 
-/// Multi-PV: each first move once, a line replaced only by a complete one, the newest
-/// iteration's lines first.
-#[test]
-fn engine_lines_stay_distinct_and_complete() {
-    use super::engine_sync::merge_line;
-    let start = Position::startpos();
-    let line = |depth: u32, multipv: u32, moves: &[&str], partial: bool| {
-        let mut pos = start.clone();
-        let pv = moves
-            .iter()
-            .map(|m| {
-                let m = pos.parse_uci(m).unwrap();
-                pos.play_unchecked(m);
-                m
-            })
-            .collect();
-        PvInfo {
-            depth,
-            multipv,
-            pv,
-            partial,
-            ..PvInfo::default()
-        }
-    };
-    let firsts =
-        |lines: &[PvInfo]| -> Vec<String> { lines.iter().map(|l| start.uci(l.pv[0])).collect() };
-    let mut lines = Vec::new();
-    merge_line(&mut lines, line(14, 1, &["e2e4", "e7e5", "g1f3"], false), 2);
-    merge_line(&mut lines, line(14, 2, &["d2d4", "d7d5", "c2c4"], false), 2);
-    // Depth 15 finds d4 best first: it is not shown twice, and e4's depth-14 line stays.
-    merge_line(&mut lines, line(15, 1, &["d2d4", "g8f6", "c2c4"], false), 2);
-    assert_eq!(firsts(&lines), ["d2d4", "e2e4"]);
-    // A bound for e4 with a line cut short leaves its complete line shown.
-    merge_line(&mut lines, line(15, 2, &["e2e4"], true), 2);
-    assert_eq!(lines[1].pv.len(), 3);
-    merge_line(&mut lines, line(15, 2, &["e2e4", "c7c5", "g1f3"], false), 2);
-    assert_eq!(firsts(&lines), ["d2d4", "e2e4"]);
-    assert!(lines.iter().all(|l| l.depth == 15 && l.pv.len() == 3));
-    // A third first move at MultiPV 2: only two lines are kept.
-    merge_line(&mut lines, line(16, 1, &["c2c4", "e7e5"], false), 2);
-    assert_eq!(firsts(&lines), ["c2c4", "d2d4"]);
-}
-
 /// A move typed while the engine thinks is a premove: played once the engine has moved if it is
 /// legal then, dropped with the reason if not; Esc cancels it.
 #[test]
