@@ -182,6 +182,21 @@ mod tests {
     }
 
     #[test]
+    fn a_move_time_caps_a_clock_search_which_still_scales_by_stability() {
+        let mut limits = clock(300_000, 3_000, None);
+        limits.limits.push(Limit::MoveTime(ms(10_500)));
+        let mut tm = TimeManager::new(&limits, Color::White, ms(50), Instant::now());
+        let cap = ms(10_500 - 10);
+        assert_eq!(tm.hard, Some(cap));
+        assert!(tm.soft.unwrap() <= cap);
+        // Not a fixed move time: a stable best move still stops early.
+        for _ in 0..5 {
+            tm.iteration_done(false, 0);
+        }
+        assert!(tm.iteration_done(false, 0) < cap);
+    }
+
+    #[test]
     fn budgets_stay_well_inside_the_clock() {
         for (time, inc, mtg) in [
             (10_000, 100, None),

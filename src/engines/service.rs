@@ -63,6 +63,8 @@ pub enum GoLimits {
         black: Duration,
         white_inc: Duration,
         black_inc: Duration,
+        /// The most one move may take, whatever the clock allows (the interface's pace).
+        max_move: Option<Duration>,
     },
 }
 
@@ -517,14 +519,20 @@ fn search_limits(limits: GoLimits) -> SearchLimits {
             black,
             white_inc,
             black_inc,
-        } => SearchLimits::with(Limit::Clock(Clock {
-            time: ByColor { white, black },
-            inc: ByColor {
-                white: white_inc,
-                black: black_inc,
-            },
-            moves_to_go: None,
-        })),
+            max_move,
+        } => {
+            let mut limits = SearchLimits::with(Limit::Clock(Clock {
+                time: ByColor { white, black },
+                inc: ByColor {
+                    white: white_inc,
+                    black: black_inc,
+                },
+                moves_to_go: None,
+            }));
+            // The search stops at the first limit met: the clock's budget or this.
+            limits.limits.extend(max_move.map(Limit::MoveTime));
+            limits
+        }
     }
 }
 
@@ -564,6 +572,26 @@ mod tests {
         assert_eq!(level_elo(20), None);
         assert!(level_elo(19).unwrap() < engine::MAX_ELO);
         assert!(level_elo(10) < level_elo(11));
+    }
+
+    #[test]
+    fn a_move_cap_joins_the_clock_and_the_first_limit_met_stops() {
+        let clock = |max_move| GoLimits::Clock {
+            white: Duration::from_secs(300),
+            black: Duration::from_secs(300),
+            white_inc: Duration::from_secs(3),
+            black_inc: Duration::from_secs(3),
+            max_move,
+        };
+        assert_eq!(search_limits(clock(None)).limits.len(), 1);
+        let capped = search_limits(clock(Some(Duration::from_millis(10_500))));
+        assert!(matches!(capped.limits[0], Limit::Clock(_)));
+        assert_eq!(
+            capped.limits[1],
+            Limit::MoveTime(Duration::from_millis(10_500))
+        );
+        let go = crate::engines::external::go_command(&Position::startpos(), &capped);
+        assert!(go.ends_with("winc 3000 binc 3000 movetime 10500"), "{go}");
     }
 
     #[test]

@@ -444,6 +444,7 @@ impl App {
                 black: p.clocks.remaining(Color::Black, self.now),
                 white_inc: p.clocks.increment(),
                 black_inc: p.clocks.increment(),
+                max_move: p.clocks.control().human_pace(),
             },
             _ => GoLimits::MoveTime(std::time::Duration::from_secs(2)),
         }

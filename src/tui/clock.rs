@@ -30,6 +30,22 @@ pub const PRESETS: [TimeControl; 7] = [
     fischer(30, 0),
     TimeControl::Untimed,
 ];
+/// The length of game a human shares the clock over: see `TimeControl::human_pace`.
+const PACE_MOVES: u32 = 40;
+
+impl TimeControl {
+    /// The most the interface's opponent thinks on one move: a human's average move at this time
+    /// control (the base shared over a 40-move game, plus the increment; 10.5 s at 5+3). The
+    /// engine's own budget is larger early on (its first moves out of book took 17-21 s at 5+3),
+    /// which a player across the board feels as a hang.
+    pub fn human_pace(self) -> Option<Duration> {
+        match self {
+            TimeControl::Untimed => None,
+            TimeControl::Fischer { base, increment } => Some(base / PACE_MOVES + increment),
+        }
+    }
+}
+
 /// 5+3, when the configured time control is not a preset.
 pub const DEFAULT_PRESET: usize = 2;
 
@@ -206,6 +222,15 @@ pub fn format_clock(d: Duration) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_human_pace_is_the_average_move_of_a_40_move_game() {
+        let pace = |tc: &str| tc.parse::<TimeControl>().unwrap().human_pace();
+        assert_eq!(pace("5+3"), Some(Duration::from_millis(10_500)));
+        assert_eq!(pace("1+0"), Some(Duration::from_millis(1_500)));
+        assert_eq!(pace("15+10"), Some(Duration::from_millis(32_500)));
+        assert_eq!(pace("untimed"), None);
+    }
 
     #[test]
     fn parses_time_controls() {

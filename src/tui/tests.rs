@@ -157,7 +157,11 @@ fn play_typed_move_engine_reply_and_takeback() {
     assert_eq!(sans(&app), "e4");
     let (id, moves, limits) = take_go(&mut app).expect("engine asked to move");
     assert_eq!(moves, ["e2e4"]);
-    assert!(matches!(limits, GoLimits::Clock { .. }));
+    // At 5+3 the opponent thinks at most a human's average move, 300 s / 40 + 3 s.
+    let GoLimits::Clock { max_move, .. } = limits else {
+        panic!("a clock search, not {limits:?}");
+    };
+    assert_eq!(max_move, Some(std::time::Duration::from_millis(10_500)));
     // A stale reply from another search is ignored.
     reply(&mut app, id + 7, "e7e5");
     assert_eq!(sans(&app), "e4");
