@@ -8,6 +8,7 @@ use std::sync::Arc;
 use crate::book::{Book, BookRng, Variety};
 use crate::chess::{Move, Position};
 use crate::engine::TablebaseConfig;
+use crate::engines::service::MAX_LEVEL;
 use crate::tablebase::Tablebases;
 
 /// When the book is used and how its moves are chosen.
@@ -24,7 +25,26 @@ impl BookRule {
         variety: Variety::PROPORTIONAL,
         max_plies: usize::MAX,
     };
+
+    /// The rule for a playing level (1..=20): the weaker the level, the sooner it leaves the
+    /// book, from `WEAKEST_BOOK_PLIES` at level 1 up to this rule's own depth at full strength,
+    /// so that a beginner's opponent does not answer with sixteen plies of theory.
+    pub fn at_level(self, level: u8) -> BookRule {
+        if level >= MAX_LEVEL {
+            return self;
+        }
+        let steps = usize::from(MAX_LEVEL - 1);
+        let span = self.max_plies.saturating_sub(WEAKEST_BOOK_PLIES);
+        let plies = WEAKEST_BOOK_PLIES + span.saturating_mul(usize::from(level.max(1) - 1)) / steps;
+        BookRule {
+            max_plies: self.max_plies.min(plies),
+            ..self
+        }
+    }
 }
+
+/// How long the weakest level plays from the book: two moves each.
+const WEAKEST_BOOK_PLIES: usize = 4;
 
 /// Search settings for the tables when a front end has none of its own: probe from the first
 /// ply, count the fifty-move rule (as the UCI defaults do).
@@ -145,5 +165,24 @@ mod tests {
         assert_eq!(policy.book_move(&after, 1, BookRule::WHILE_KNOWN), None);
         assert!(!policy.is_book_move(&after, c5), "known, but never played");
         assert_eq!(PlayPolicy::default().book_move(&start, 0, rule), None);
+    }
+
+    #[test]
+    fn weaker_levels_leave_the_book_sooner() {
+        let rule = BookRule {
+            variety: Variety::PROPORTIONAL,
+            max_plies: 16,
+        };
+        let plies = |level| rule.at_level(level).max_plies;
+        assert_eq!((plies(1), plies(10), plies(20)), (4, 9, 16));
+        assert!((1..20).all(|l| plies(l) <= plies(l + 1)));
+        // A book set shallower than the weakest level's stays as shallow; no overflow.
+        let shallow = BookRule {
+            max_plies: 2,
+            ..rule
+        };
+        assert_eq!(shallow.at_level(1).max_plies, 2);
+        assert_eq!(BookRule::WHILE_KNOWN.at_level(20), BookRule::WHILE_KNOWN);
+        assert!(BookRule::WHILE_KNOWN.at_level(19).max_plies > 1_000_000);
     }
 }

@@ -110,12 +110,13 @@ impl Config {
 }
 
 impl Config {
-    /// When the opponent plays from its book, and how it chooses.
-    pub fn book_rule(&self) -> BookRule {
+    /// When the opponent of this level plays from its book, and how it chooses.
+    pub fn book_rule(&self, level: u8) -> BookRule {
         BookRule {
             variety: self.book_choice.variety(),
             max_plies: self.book_depth as usize,
         }
+        .at_level(level)
     }
 }
 

@@ -84,18 +84,12 @@ pub fn book_reply(app: &mut App) {
     let Mode::Play(p) = &app.mode else {
         return;
     };
-    if app.overlay.is_some()
-        || app.game.end().is_some()
-        || app.game.last().turn() == p.human
-        || app.game.len() >= app.config.book_depth as usize
-    {
+    if app.overlay.is_some() || app.game.end().is_some() || app.game.last().turn() == p.human {
         return;
     }
+    let rule = app.config.book_rule(p.level);
     let pos = app.game.last();
-    let Some(m) = app
-        .policy
-        .book_move(pos, app.game.len(), app.config.book_rule())
-    else {
+    let Some(m) = app.policy.book_move(pos, app.game.len(), rule) else {
         return;
     };
     let san = pos.san(m);
