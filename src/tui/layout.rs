@@ -55,6 +55,8 @@ pub fn compute(area: Rect, coordinates: bool) -> Areas {
 /// The panels beside the board.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct SidePanels {
+    /// The clocks of a timed game; empty otherwise.
+    pub clocks: Rect,
     pub moves: Rect,
     /// Book moves (or tablebase results) of the shown position; may be empty.
     pub reference: Rect,
@@ -65,10 +67,23 @@ pub struct SidePanels {
 }
 
 impl Areas {
-    /// Move list on top, then the reference panel (`reference_lines` of text, 0 for none), the
-    /// explorer (`explorer_lines`, 0 for none), engine lines, and the evaluation graph below.
-    pub fn side_panels(&self, reference_lines: u16, explorer_lines: u16) -> SidePanels {
-        let s = self.side;
+    /// The clocks on top (`clock_lines`, 0 for none), then the move list, the reference panel
+    /// (`reference_lines` of text, 0 for none), the explorer (`explorer_lines`, 0 for none),
+    /// engine lines, and the evaluation graph below.
+    pub fn side_panels(
+        &self,
+        clock_lines: u16,
+        reference_lines: u16,
+        explorer_lines: u16,
+    ) -> SidePanels {
+        let clocks_h = clock_lines.min(self.side.height / 3);
+        let clocks = Rect::new(self.side.x, self.side.y, self.side.width, clocks_h);
+        let s = Rect::new(
+            self.side.x,
+            self.side.y + clocks_h,
+            self.side.width,
+            self.side.height - clocks_h,
+        );
         let graph_h = if s.height >= 20 {
             s.height / 3
         } else {
@@ -91,6 +106,7 @@ impl Areas {
         let moves_h = rest / 2;
         let explorer_y = s.y + moves_h + reference_h;
         SidePanels {
+            clocks,
             moves: Rect::new(s.x, s.y, s.width, moves_h),
             reference: Rect::new(s.x, s.y + moves_h, s.width, reference_h),
             explorer: Rect::new(s.x, explorer_y, s.width, explorer_h),

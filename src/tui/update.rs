@@ -139,9 +139,7 @@ fn graph_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
         return None;
     }
     let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
-    let graph = layout::compute(area, app.config.coordinates)
-        .side_panels(app.reference_lines(), database::panel_lines(app))
-        .graph;
+    let graph = super::view::side_panels(app, &layout::compute(area, app.config.coordinates)).graph;
     let line = app.game.line_through(app.game.current_node());
     let ply = layout::graph_ply_at(graph, line.len() - 1, x, y)?;
     line.get(ply).copied()
@@ -154,9 +152,7 @@ fn list_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
         return None;
     }
     let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
-    let moves = layout::compute(area, app.config.coordinates)
-        .side_panels(app.reference_lines(), database::panel_lines(app))
-        .moves;
+    let moves = super::view::side_panels(app, &layout::compute(area, app.config.coordinates)).moves;
     super::view::moves::node_at(app, moves, x, y)
 }
 

@@ -2,6 +2,7 @@
 
 mod board;
 mod browse;
+mod clocks;
 pub mod engine;
 mod evalbar;
 mod explorer;
@@ -55,10 +56,10 @@ pub fn render(app: &App, frame: &mut Frame) {
     );
     board::render(app, &areas, buf);
     material::render(app, &areas, buf);
-    let side = areas.side_panels(
-        app.reference_lines(),
-        crate::tui::database::panel_lines(app),
-    );
+    let side = side_panels(app, &areas);
+    if side.clocks.height > 0 {
+        clocks::render(app, side.clocks, buf);
+    }
     moves::render(app, side.moves, buf);
     if side.reference.height > 0 {
         reference::render(app, side.reference, buf);
@@ -75,6 +76,15 @@ pub fn render(app: &App, frame: &mut Frame) {
     if let Some(o) = &app.overlay {
         overlay::render(app, o, area, buf);
     }
+}
+
+/// The panels beside the board for what `app` shows (clicks are matched against the same).
+pub fn side_panels(app: &App, areas: &layout::Areas) -> layout::SidePanels {
+    areas.side_panels(
+        clocks::panel_lines(app, areas.side.height),
+        app.reference_lines(),
+        crate::tui::database::panel_lines(app),
+    )
 }
 
 #[cfg(test)]

@@ -399,3 +399,37 @@ fn clicking_a_move_in_the_list_shows_it() {
     );
     assert_eq!(app.game.current_node(), shown);
 }
+
+/// A timed game's clocks stand above the move list: in large digits where the side column is
+/// tall, on one line each where it is not; the engine's (Black's) on top, the player's below,
+/// and a clock under 20 seconds in red.
+#[test]
+fn the_clocks_are_drawn_beside_the_board_and_red_when_low() {
+    let mut app = playing(Color::White);
+    let now = app.now;
+    if let crate::tui::app::Mode::Play(p) = &mut app.mode {
+        p.clocks.set_remaining(crate::chess::ByColor {
+            white: std::time::Duration::from_millis(12_300),
+            black: std::time::Duration::from_secs(299),
+        });
+        p.clocks.start(Color::White, now);
+    }
+    let buf = draw(&app, 120, 40);
+    let screen = text(&buf);
+    let side = layout::compute(buf.area, app.config.coordinates).side;
+    let line = |y: u16| screen.lines().nth(usize::from(y)).unwrap()[..].to_owned();
+    assert!(line(side.y + 1).contains("Black engine"), "{screen}");
+    assert!(line(side.y + 5).contains("▶ White you"), "{screen}");
+    // 4:59 in large digits: the top row of 4, the colon and 5, 9.
+    assert!(line(side.y).contains("╻ ╻ ╻ ┏━╸ ┏━┓"), "{screen}");
+    let low = &buf[(side.x, side.y + 4)];
+    assert_eq!(low.fg, ratatui::style::Color::Red);
+
+    let small = text(&draw(&app, 80, 24));
+    assert!(small.contains("4:59   Black engine"), "{small}");
+    assert!(small.contains("12.3 ▶ White you"), "{small}");
+    // Untimed: no clock panel.
+    let mut untimed = playing(Color::White);
+    crate::tui::start::enter_analyse(&mut untimed);
+    assert!(!text(&draw(&untimed, 120, 40)).contains("White you"));
+}
