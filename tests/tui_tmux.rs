@@ -388,6 +388,12 @@ fn autosave_file(dir: &std::path::Path) -> Option<std::path::PathBuf> {
 
 /// The command line for `args` in the home `dir` made by `fresh_home`, keeping its files.
 fn fresh_home_keep(dir: &std::path::Path, args: &str) -> (std::path::PathBuf, String) {
+    // A config file, empty (the defaults): without one, the first start welcomes the user.
+    let config = dir.join("cfg/kibitzer/config.toml");
+    if !config.exists() {
+        std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+        std::fs::write(&config, "").unwrap();
+    }
     let command = format!(
         "HOME={d} XDG_CONFIG_HOME={d}/cfg XDG_DATA_HOME={d}/data {bin} {args}",
         d = dir.display(),
@@ -1020,6 +1026,30 @@ fn nf3_in_lower_case_is_played() {
     s.keys(&["n", "f", "3", "Enter"]);
     let screen = s.wait_for("1. Nf3", |t| t.contains("1. Nf3"));
     assert!(!screen.contains("New game"), "{screen}");
+    s.quit_discarding();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The first start (no config file) welcomes the user with the new-game dialog; the game chosen
+/// there starts, and the next start plays the same without asking.
+#[test]
+fn the_first_start_welcomes_and_remembers_the_choice() {
+    if tmux_missing() {
+        return;
+    }
+    let (dir, cmd) = fresh_home("welcome", "");
+    std::fs::remove_file(dir.join("cfg/kibitzer/config.toml")).unwrap();
+    let s = Session::start("welcome", 100, 30, &cmd);
+    s.wait_for("the welcome", |t| t.contains("Welcome to kibitzer"));
+    s.keys(&["Right", "Enter"]);
+    let as_black = |t: &str| t.contains("W engine") && t.contains("1. ");
+    s.wait_for("a game as Black, the engine's first move", as_black);
+    s.quit_discarding();
+    let config = std::fs::read_to_string(dir.join("cfg/kibitzer/config.toml")).unwrap();
+    assert!(config.contains("color = \"black\""), "{config}");
+    let s = Session::start("welcome-again", 100, 30, &cmd);
+    let screen = s.wait_for("a game as Black at once", as_black);
+    assert!(!screen.contains("Welcome"), "{screen}");
     s.quit_discarding();
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -95,6 +95,8 @@ pub struct Config {
     pub database_player: Option<String>,
     /// The file it was read from (where `:theme` is remembered); `None` for the defaults.
     pub file: Option<PathBuf>,
+    /// There was no config file: this run wrote the defaults (the interface welcomes the user).
+    pub first_run: bool,
     /// External UCI engines from `[[engines]]`.
     pub engines: Vec<EngineSpec>,
     /// Engine names (an `[[engines]]` entry or `builtin`) for the opponent and for analysis.
@@ -144,6 +146,7 @@ impl Default for Config {
             database_path: None,
             database_player: None,
             file: None,
+            first_run: false,
             engines: Vec::new(),
             opponent: BUILTIN.into(),
             analysis: BUILTIN.into(),
@@ -310,11 +313,15 @@ fn read(path: &Path) -> (Config, Vec<String>) {
                 .parent()
                 .map_or(Ok(()), fs::create_dir_all)
                 .and_then(|()| fs::write(path, default_text()));
+            let config = Config {
+                first_run: written.is_ok(),
+                ..Config::default()
+            };
             let notes = match written {
                 Ok(()) => vec![],
                 Err(e) => vec![format!("could not write {}: {e}", path.display())],
             };
-            (Config::default(), notes)
+            (config, notes)
         }
         Err(e) => (Config::default(), vec![format!("{}: {e}", path.display())]),
     }
@@ -694,9 +701,14 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("kibitzer-cfg-{}", std::process::id()));
         let path = dir.join("config.toml");
         let _ = fs::remove_dir_all(&dir);
-        let (_, notes) = load(Some(&path));
+        let (config, notes) = load(Some(&path));
         assert!(notes.is_empty());
+        assert!(config.first_run);
         assert_eq!(fs::read_to_string(&path).unwrap(), default_text());
+        assert!(
+            !load(Some(&path)).0.first_run,
+            "the second run is not the first"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 }

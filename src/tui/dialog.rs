@@ -142,6 +142,8 @@ pub struct NewGameDialog {
     pub book: BookChoice,
     /// A random Chess960 start instead of the standard one.
     pub chess960: bool,
+    /// The first run's welcome: the side, time control and level chosen are kept in the config.
+    pub welcome: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

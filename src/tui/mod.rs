@@ -145,10 +145,12 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
         }
         Start::Endgame(target) => endgame::start(&mut app, target),
     }
-    if let Start::Default = options.start
-        && let Some(saved) = autosave::newest_orphan()
-    {
-        app.overlay = Some(Overlay::Resume(Box::new(saved)));
+    if let Start::Default = options.start {
+        if let Some(saved) = autosave::newest_orphan() {
+            app.overlay = Some(Overlay::Resume(Box::new(saved)));
+        } else if app.config.first_run {
+            start::open_welcome(&mut app);
+        }
     }
     if let Some(path) = app.config.database_path.clone() {
         database::open(&mut app, path);

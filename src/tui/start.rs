@@ -7,7 +7,7 @@ use super::action::EditKey;
 use super::app::{AnalyseState, App, DialogField, Effect, Mode, NewGameDialog, Overlay, PlayState};
 use super::autosave::Saved;
 use super::clock::{Clocks, DEFAULT_PRESET, PRESETS, TimeControl};
-use super::config::BookChoice;
+use super::config::{self, BookChoice, ColorChoice};
 use super::game::Record;
 use super::play;
 use crate::engines::service::{EngineCommand, EngineSettings, MAX_LEVEL};
@@ -22,7 +22,43 @@ pub fn open_new_game(app: &mut App) {
         level: app.config.level,
         book: app.config.book_choice,
         chess960: false,
+        welcome: false,
     }));
+}
+
+/// The first run's welcome: the new-game dialog, whose choices are then kept in the config.
+pub fn open_welcome(app: &mut App) {
+    open_new_game(app);
+    if let Some(Overlay::NewGame(d)) = &mut app.overlay {
+        d.welcome = true;
+    }
+}
+
+/// Writes the welcome's choices into the config file, so that the next start plays them.
+fn remember_choices(app: &mut App, d: &NewGameDialog) {
+    let tc = PRESETS[d.preset];
+    app.config.color = match d.color {
+        Color::White => ColorChoice::White,
+        Color::Black => ColorChoice::Black,
+    };
+    app.config.time_control = tc;
+    app.config.level = d.level;
+    let choices = [
+        ("color", format!("\"{}\"", d.color.fold("white", "black"))),
+        ("time_control", format!("\"{tc}\"")),
+        ("level", d.level.to_string()),
+    ];
+    for (key, value) in choices {
+        if let Err(e) = config::remember(&app.config, "play", key, &value) {
+            return app.error(format!("could not keep your choices: {e}"));
+        }
+    }
+    if let Some(path) = &app.config.file {
+        app.log.push(
+            super::app::Severity::Info,
+            &format!("your choices are kept in {} ([play])", path.display()),
+        );
+    }
 }
 
 /// A key in the new-game dialog.
@@ -39,6 +75,9 @@ pub fn new_game_key(app: &mut App, mut d: NewGameDialog, key: EditKey) {
         EditKey::Left => -1,
         EditKey::Right => 1,
         EditKey::Enter => {
+            if d.welcome {
+                remember_choices(app, &d);
+            }
             app.config.book_choice = d.book;
             let tc = PRESETS[d.preset];
             if !d.chess960 {

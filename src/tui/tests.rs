@@ -626,6 +626,31 @@ fn new_game_dialog() {
     assert!(standard || app.game.headers().get("Variant") == Some("Chess960"));
 }
 
+/// The first run's welcome is the new-game dialog; what it starts is written into the config
+/// file, which a second start reads back.
+#[test]
+fn the_welcome_keeps_the_choices_in_the_config_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config.toml");
+    let (config, _) = super::config::load(Some(&path));
+    assert!(config.first_run);
+    let mut app = App::new(config, Instant::now());
+    super::start::open_welcome(&mut app);
+    assert!(matches!(&app.overlay, Some(Overlay::NewGame(d)) if d.welcome));
+    // Black, 10+5, level 19.
+    keys(&mut app, "<Right><Down><Right><Down><Left><Enter>");
+    let Mode::Play(p) = &app.mode else { panic!() };
+    assert_eq!((p.human, p.level), (Color::Black, 19));
+    let (again, errors) = super::config::load(Some(&path));
+    assert!(errors.is_empty() && !again.first_run, "{errors:?}");
+    assert_eq!(again.color, super::config::ColorChoice::Black);
+    assert_eq!(again.level, 19);
+    assert_eq!(again.time_control.to_string(), "10+5");
+    // The rest of the file is the defaults' text, comments and all.
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("[display]") && text.contains("# MINUTES+INCREMENT_SECONDS"));
+}
+
 #[test]
 fn help_overlay_takes_any_key() {
     let mut app = playing(Color::White);

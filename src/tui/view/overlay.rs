@@ -147,50 +147,59 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
         ),
         Overlay::NewGame(d) => {
             let mark = |f: DialogField| if d.field == f { "▶ " } else { "  " };
-            (
-                "New game",
-                vec![
-                    Line::raw(format!(
-                        "{}You play   ◀ {} ▶",
-                        mark(DialogField::Color),
-                        d.color.fold("White", "Black")
-                    )),
-                    Line::raw(format!(
-                        "{}Time       ◀ {} ▶",
-                        mark(DialogField::Time),
-                        PRESETS[d.preset]
-                    )),
-                    Line::raw(format!(
-                        "{}Level      ◀ {} ▶  (1-{MAX_LEVEL})",
-                        mark(DialogField::Level),
-                        d.level
-                    )),
-                    Line::raw(format!(
-                        "{}Book       ◀ {} ▶",
-                        mark(DialogField::Book),
-                        d.book.name()
-                    )),
-                    Line::raw(format!(
-                        "{}Start      ◀ {} ▶",
-                        mark(DialogField::Start),
-                        if d.chess960 {
-                            "Chess960 (random)"
-                        } else {
-                            "standard"
-                        }
-                    )),
+            let mut lines = Vec::new();
+            if d.welcome {
+                lines.extend([
+                    Line::styled(
+                        "Welcome to kibitzer. Choose your first game against the engine;",
+                        Style::default().add_modifier(Modifier::BOLD),
+                    ),
+                    Line::raw("these choices are kept for the next start (n: another game)."),
                     Line::raw(""),
-                    Line::styled(
-                        "up/down: field  left/right: change  enter: start  esc: cancel",
-                        Style::default().add_modifier(Modifier::DIM),
-                    ),
-                    Line::styled(
-                        "custom time control: :play 7+2 level 12 black",
-                        Style::default().add_modifier(Modifier::DIM),
-                    ),
-                ],
-                66,
-            )
+                ]);
+            }
+            lines.extend([
+                Line::raw(format!(
+                    "{}You play   ◀ {} ▶",
+                    mark(DialogField::Color),
+                    d.color.fold("White", "Black")
+                )),
+                Line::raw(format!(
+                    "{}Time       ◀ {} ▶",
+                    mark(DialogField::Time),
+                    PRESETS[d.preset]
+                )),
+                Line::raw(format!(
+                    "{}Level      ◀ {} ▶  (1-{MAX_LEVEL})",
+                    mark(DialogField::Level),
+                    d.level
+                )),
+                Line::raw(format!(
+                    "{}Book       ◀ {} ▶",
+                    mark(DialogField::Book),
+                    d.book.name()
+                )),
+                Line::raw(format!(
+                    "{}Start      ◀ {} ▶",
+                    mark(DialogField::Start),
+                    if d.chess960 {
+                        "Chess960 (random)"
+                    } else {
+                        "standard"
+                    }
+                )),
+                Line::raw(""),
+                Line::styled(
+                    "up/down: field  left/right: change  enter: start  esc: cancel",
+                    Style::default().add_modifier(Modifier::DIM),
+                ),
+                Line::styled(
+                    "custom time control: :play 7+2 level 12 black",
+                    Style::default().add_modifier(Modifier::DIM),
+                ),
+            ]);
+            let title = if d.welcome { "Welcome" } else { "New game" };
+            (title, lines, 66)
         }
         Overlay::DbGames(list) => {
             let rows = usize::from(area.height.saturating_sub(5)).max(1);
