@@ -54,6 +54,8 @@ struct Layout {
     glue: bool,
     current: NodeId,
     current_line: usize,
+    /// The last line of the current move's comment (its own line without one).
+    current_end: usize,
     /// Where each move went: its line, first column and width, for clicks.
     moves: Vec<MoveSpot>,
 }
@@ -144,13 +146,6 @@ impl Styles {
     }
 }
 
-/// Lays the game out in lines of at most `width` cells; returns the lines and the line of the
-/// current move.
-pub fn lines(app: &App, width: u16) -> (Vec<Line<'static>>, usize) {
-    let out = layout(app, width);
-    (out.lines, out.current_line)
-}
-
 fn layout(app: &App, width: u16) -> Layout {
     let styles = Styles::new(app.colors);
     let tree = app.game.tree();
@@ -163,6 +158,7 @@ fn layout(app: &App, width: u16) -> Layout {
         glue: false,
         current: app.game.current_node(),
         current_line: 0,
+        current_end: 0,
         moves: Vec::new(),
     };
     let root = tree.node(NodeId::ROOT);
@@ -171,6 +167,7 @@ fn layout(app: &App, width: u16) -> Layout {
         styles: &styles,
         out: &mut out,
         depth: 0,
+        last_move: None,
     };
     if matches!(app.mode, Mode::Learn(_)) {
         // Solving a puzzle: only the moves that led to it, as what followed tells the answer.
@@ -209,6 +206,8 @@ struct MoveList<'a> {
     styles: &'a Styles,
     out: &'a mut Layout,
     depth: usize,
+    /// The move just laid out, whose comment comes next (none after a parenthesis).
+    last_move: Option<NodeId>,
 }
 
 impl LineVisitor for MoveList<'_> {
@@ -218,6 +217,9 @@ impl LineVisitor for MoveList<'_> {
             return false;
         }
         self.out.comment(&comment.text, self.styles.comment);
+        if self.last_move == Some(self.out.current) {
+            self.out.current_end = self.out.lines.len();
+        }
         true
     }
 
@@ -260,10 +262,13 @@ impl LineVisitor for MoveList<'_> {
         });
         if node == self.out.current {
             self.out.current_line = self.out.lines.len();
+            self.out.current_end = self.out.current_line;
         }
+        self.last_move = Some(node);
     }
 
     fn start_variation(&mut self) {
+        self.last_move = None;
         self.depth += 1;
         self.out.break_line(self.depth * INDENT);
         self.out
@@ -272,6 +277,7 @@ impl LineVisitor for MoveList<'_> {
     }
 
     fn end_variation(&mut self) {
+        self.last_move = None;
         self.out.line.push(Span::styled(")", self.styles.variation));
         self.out.used += 1;
         self.depth -= 1;
@@ -284,12 +290,13 @@ impl LineVisitor for MoveList<'_> {
     }
 }
 
-/// The first line shown of `lines` lines in `height` rows: the current move kept in view, near
-/// the bottom when the list is long.
-fn scroll(lines: usize, current: usize, height: usize) -> usize {
-    (current + 1)
+/// The first line shown of the laid-out list in `height` rows: the current move kept in view
+/// with as much of its comment as fits, near the bottom when the list is long.
+fn scroll(laid: &Layout, height: usize) -> usize {
+    (laid.current_end.max(laid.current_line) + 1)
         .saturating_sub(height)
-        .min(lines.saturating_sub(height))
+        .min(laid.current_line)
+        .min(laid.lines.len().saturating_sub(height))
 }
 
 /// The move under cell (`x`, `y`) of the move list drawn in `area`, if any.
@@ -299,7 +306,7 @@ pub fn node_at(app: &App, area: Rect, x: u16, y: u16) -> Option<NodeId> {
         return None;
     }
     let laid = layout(app, inner.width);
-    let first = scroll(laid.lines.len(), laid.current_line, inner.height as usize);
+    let first = scroll(&laid, inner.height as usize);
     let line = first + usize::from(y - inner.y);
     let column = usize::from(x - inner.x);
     laid.moves
@@ -316,9 +323,9 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let block = Block::default().borders(Borders::TOP).title(title);
     let inner = block.inner(area);
     block.render(area, buf);
-    let (lines, current) = lines(app, inner.width);
-    let height = inner.height as usize;
-    let scroll = scroll(lines.len(), current, height);
+    let laid = layout(app, inner.width);
+    let scroll = scroll(&laid, inner.height as usize);
+    let lines = laid.lines;
     let text = if lines.is_empty() {
         vec![Line::styled(
             "no moves yet",

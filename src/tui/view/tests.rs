@@ -216,6 +216,37 @@ fn move_list_shows_variations_nags_and_comments() {
     }
 }
 
+/// The shown move's comment is shown whole: the list scrolls past the move to its last line,
+/// as far as the move itself stays in view.
+#[test]
+fn the_shown_moves_long_comment_scrolls_into_view() {
+    let mut app = crate::tui::tests::app();
+    app.policy.set_book(None);
+    crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
+    for _ in 0..15 {
+        keys(&mut app, "Nf3<Enter>Nf6<Enter>Ng1<Enter>Ng8<Enter>");
+    }
+    let long = (1..=24)
+        .map(|i| format!("w{i}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    app.game.set_comment(&long);
+    let screen = text(&draw(&app, 80, 24));
+    assert!(screen.contains("30. Ng1 Ng8"), "{screen}");
+    assert!(screen.contains("w24"), "{screen}");
+    // A comment longer than the panel: the move stays, its comment runs off below.
+    let longer = (1..=400)
+        .map(|i| format!("w{i}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    app.game.set_comment(&longer);
+    let screen = text(&draw(&app, 80, 24));
+    assert!(
+        screen.contains("30. Ng1 Ng8") && !screen.contains("w400"),
+        "{screen}"
+    );
+}
+
 #[test]
 fn long_games_scroll_the_current_move_into_view() {
     let mut app = crate::tui::tests::app();
