@@ -3,7 +3,7 @@
 use ratatui::buffer::Buffer;
 use ratatui::style::{Color as Tc, Modifier, Style};
 
-use crate::chess::{Color, Piece, Square};
+use crate::chess::{Color, File, Move, Piece, Rank, Square};
 
 use crate::tui::app::{App, Mode};
 use crate::tui::game::king_target;
@@ -49,6 +49,9 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
         .map(|&(_, m, _)| m)
         .or(app.hint)
         .or_else(|| app.engine_best_move());
+    // The suggested move drawn as a path of arrows over the empty squares it crosses and lands
+    // on, so that it reads as a move and not as two unrelated squares.
+    let path = suggested.map_or_else(Vec::new, |m| arrow_path(m, app.flipped, app.config.ascii));
     let dests = app.destinations();
     let check =
         (pos.in_check() && !matches!(app.mode, Mode::Setup(_))).then(|| pos.king(pos.turn()));
@@ -121,6 +124,15 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
             buf[mid]
                 .set_char(if app.config.ascii { '*' } else { '●' })
                 .set_style(target_style(app));
+        } else if let Some(&(_, arrow)) = path.iter().find(|(p, _)| *p == sq) {
+            let style = if app.colors {
+                Style::default().fg(rgb(app.config.theme.hint))
+            } else {
+                Style::default()
+            };
+            buf[mid]
+                .set_char(arrow)
+                .set_style(style.add_modifier(Modifier::BOLD));
         }
         if sq == cursor {
             let cs = if app.colors {
@@ -138,6 +150,58 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
     }
     if app.config.coordinates {
         coordinates(app, areas, buf);
+    }
+}
+
+/// The squares a move crosses and lands on, each with an arrow pointing the way it goes on the
+/// screen (`flipped`: Black at the bottom): a slider's line, a knight's long leg then its
+/// landing square, a king's castling walk. Letters for `ascii` terminals.
+pub fn arrow_path(m: Move, flipped: bool, ascii: bool) -> Vec<(Square, char)> {
+    let (from, to) = (m.from(), king_target(m));
+    let coords = |sq: Square| (sq.file().index() as i32, sq.rank().index() as i32);
+    let ((f0, r0), (f1, r1)) = (coords(from), coords(to));
+    let (df, dr) = (f1 - f0, r1 - r0);
+    // A knight goes along its long leg first, then across.
+    let corner = match (df.abs(), dr.abs()) {
+        (1, 2) => Some((f0, r1)),
+        (2, 1) => Some((f1, r0)),
+        _ => None,
+    };
+    let mut squares = Vec::new();
+    let mut at = (f0, r0);
+    for target in corner.into_iter().chain([(f1, r1)]) {
+        while at != target {
+            let step = ((target.0 - at.0).signum(), (target.1 - at.1).signum());
+            at = (at.0 + step.0, at.1 + step.1);
+            squares.push((at, step));
+        }
+    }
+    squares
+        .into_iter()
+        .map(|((f, r), (sf, sr))| {
+            let square = Square::from_coords(File::new(f as u32), Rank::new(r as u32));
+            let (sf, sr) = if flipped { (-sf, -sr) } else { (sf, sr) };
+            (square, arrow(sf, sr, ascii))
+        })
+        .collect()
+}
+
+/// The arrow for a step of (`file`, `rank`) on the screen, up being towards the top row.
+fn arrow(file: i32, rank: i32, ascii: bool) -> char {
+    let arrows = if ascii {
+        ['^', 'v', '>', '<', '/', '\\', '\\', '/']
+    } else {
+        ['↑', '↓', '→', '←', '↗', '↖', '↘', '↙']
+    };
+    match (file, rank) {
+        (0, 1) => arrows[0],
+        (0, -1) => arrows[1],
+        (1, 0) => arrows[2],
+        (-1, 0) => arrows[3],
+        (1, 1) => arrows[4],
+        (-1, 1) => arrows[5],
+        (1, -1) => arrows[6],
+        _ => arrows[7],
     }
 }
 
@@ -167,5 +231,35 @@ fn coordinates(app: &App, areas: &Areas, buf: &mut Buffer) {
                 .set_char(char::from(b'1' + i as u8))
                 .set_style(style);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chess::Position;
+
+    fn path(fen: &str, uci: &str, flipped: bool) -> String {
+        let pos = Position::from_fen(fen).unwrap();
+        let m = pos.parse_uci(uci).unwrap();
+        arrow_path(m, flipped, false)
+            .into_iter()
+            .map(|(sq, arrow)| format!("{sq}{arrow}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    #[test]
+    fn moves_are_drawn_as_arrows_over_the_squares_they_cross() {
+        let start = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+        assert_eq!(path(start, "e2e4", false), "e3↑ e4↑");
+        assert_eq!(path(start, "e2e4", true), "e3↓ e4↓");
+        // A knight: the long leg, then across.
+        assert_eq!(path(start, "g1f3", false), "g2↑ g3↑ f3←");
+        let bishop = "4k3/8/8/8/8/8/8/B3K3 w - - 0 1";
+        assert_eq!(path(bishop, "a1h8", false), "b2↗ c3↗ d4↗ e5↗ f6↗ g7↗ h8↗");
+        // Castling walks the king to its square, not to the rook.
+        let castles = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+        assert_eq!(path(castles, "e1g1", false), "f1→ g1→");
     }
 }

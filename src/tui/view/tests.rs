@@ -389,7 +389,8 @@ fn stepping_into_the_engines_line_shows_its_positions() {
         )
     };
     let (f6_before, a4_before, _) = hint(&app);
-    assert_eq!(a4_before, " ");
+    // The best move, Ba4, is an arrow into the empty a4.
+    assert_eq!(a4_before, "↙");
     keys(&mut app, "))");
     let (f6_marked, a4_now, screen) = hint(&app);
     // The board is after Ba4, with Nf6's squares marked; the game did not move.
@@ -403,7 +404,7 @@ fn stepping_into_the_engines_line_shows_its_positions() {
     // Past the end it stays; escape goes back to the game's position.
     keys(&mut app, ")<Esc>");
     assert_eq!(app.pv_cursor, 0);
-    assert_eq!(hint(&app).1, " ");
+    assert_eq!(hint(&app).1, "↙");
 }
 
 /// A click on a move of the list shows that move's position.
@@ -463,4 +464,23 @@ fn the_clocks_are_drawn_beside_the_board_and_red_when_low() {
     let mut untimed = playing(Color::White);
     crate::tui::start::enter_analyse(&mut untimed);
     assert!(!text(&draw(&untimed, 120, 40)).contains("White you"));
+}
+
+/// The engine's best move (here the player's hint) is drawn as arrows across the board.
+#[test]
+fn the_suggested_move_is_an_arrow_across_the_board() {
+    let mut app = crate::tui::tests::app();
+    app.policy.set_book(None);
+    crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
+    keys(&mut app, "e4<Enter>e5<Enter>");
+    app.hint = Some(app.position().parse_uci("f1c4").unwrap());
+    let buf = draw(&app, 120, 40);
+    for (sq, arrow) in [("e2", "↖"), ("d3", "↖"), ("c4", "↖")] {
+        assert_eq!(
+            symbol_at_square(&app, &buf, sq.parse().unwrap()),
+            arrow,
+            "{sq}"
+        );
+    }
+    assert_ne!(symbol_at_square(&app, &buf, "b5".parse().unwrap()), "↖");
 }
