@@ -1,6 +1,11 @@
 //! Board colour themes. Every square colour (highlights included) stands at least 3:1 (WCAG
 //! contrast) against both piece colours, so a white piece on a light square or on the last-move
 //! highlight stays readable: with white and black pieces that keeps every square a mid-tone.
+//!
+//! No square colour can stand 7:1 against both white and black (4.58:1 at best), so the
+//! high-contrast theme puts each piece on a plate of the other colour (21:1 whatever the
+//! square) and draws every mark in black or white, whichever its square's colour is made for:
+//! each of its square colours is either light enough for black or dark enough for white at 7:1.
 
 /// An sRGB colour.
 pub type Rgb = (u8, u8, u8);
@@ -20,9 +25,37 @@ pub struct Theme {
     pub target: Rgb,
     pub white_piece: Rgb,
     pub black_piece: Rgb,
+    /// Pieces stand on a plate of the other piece colour; marks are inked black or white.
+    pub plates: bool,
 }
 
 impl Theme {
+    /// The ink for marks on a square of colour `square`: `target` in the usual themes; black or
+    /// white, whichever reads better, where pieces stand on plates.
+    pub fn mark(&self, square: Rgb) -> Rgb {
+        if !self.plates {
+            return self.target;
+        }
+        let (black, white) = ((0, 0, 0), (255, 255, 255));
+        if contrast(square, black) >= contrast(square, white) {
+            black
+        } else {
+            white
+        }
+    }
+
+    /// The plate under a piece of this colour (`white_piece` or `black_piece`), if pieces have
+    /// plates.
+    pub fn plate(&self, piece: Rgb) -> Option<Rgb> {
+        self.plates.then(|| {
+            if piece == self.white_piece {
+                self.black_piece
+            } else {
+                self.white_piece
+            }
+        })
+    }
+
     /// The square colours, highlights included.
     pub fn squares(&self) -> [Rgb; 7] {
         [
@@ -51,6 +84,7 @@ pub const THEMES: [Theme; 3] = [
         target: (30, 60, 30),
         white_piece: (255, 255, 255),
         black_piece: (0, 0, 0),
+        plates: false,
     },
     Theme {
         name: "blue",
@@ -64,19 +98,21 @@ pub const THEMES: [Theme; 3] = [
         target: (20, 40, 70),
         white_piece: (255, 255, 255),
         black_piece: (0, 0, 0),
+        plates: false,
     },
     Theme {
         name: "high-contrast",
-        light: (140, 140, 140),
-        dark: (92, 92, 92),
-        last_light: (120, 120, 40),
-        last_dark: (110, 110, 30),
-        selected: (40, 100, 200),
-        check: (190, 40, 40),
-        hint: (40, 140, 60),
-        target: (255, 255, 0),
+        light: (200, 200, 200),
+        dark: (56, 56, 56),
+        last_light: (235, 215, 90),
+        last_dark: (80, 64, 0),
+        selected: (100, 170, 255),
+        check: (255, 120, 120),
+        hint: (110, 225, 130),
+        target: (0, 0, 0),
         white_piece: (255, 255, 255),
         black_piece: (0, 0, 0),
+        plates: true,
     },
 ];
 
@@ -112,9 +148,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn high_contrast_stands_at_7_to_1_for_pieces_and_marks() {
+        let theme = by_name("high-contrast").unwrap();
+        for piece in [theme.white_piece, theme.black_piece] {
+            let plate = theme.plate(piece).unwrap();
+            assert!(
+                contrast(piece, plate) >= 7.0,
+                "piece {piece:?} on {plate:?}"
+            );
+        }
+        for square in theme.squares() {
+            let ratio = contrast(theme.mark(square), square);
+            assert!(ratio >= 7.0, "a mark on {square:?} is {ratio:.2}:1");
+        }
+        // No square colour could carry both piece colours at 7:1.
+        let best = (0..=255u8)
+            .map(|v| {
+                let square = (v, v, v);
+                contrast(square, (0, 0, 0)).min(contrast(square, (255, 255, 255)))
+            })
+            .fold(0.0, f64::max);
+        assert!(best < 4.6, "{best}");
+    }
+
+    #[test]
     fn every_piece_reads_on_every_square_of_every_theme() {
         assert_eq!(contrast((255, 255, 255), (0, 0, 0)), 21.0);
-        for theme in &THEMES {
+        for theme in THEMES.iter().filter(|t| !t.plates) {
             for square in theme.squares() {
                 for piece in [theme.white_piece, theme.black_piece] {
                     let ratio = contrast(piece, square);

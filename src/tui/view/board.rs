@@ -63,6 +63,8 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
         let is_hint = suggested.is_some_and(|m| m.from() == sq || king_target(m) == sq);
         let is_dest = dests.iter().any(|&m| m.to() == sq || king_target(m) == sq);
         let mut style = Style::default();
+        // The square's colour, on which marks are inked.
+        let mut square_bg = None;
         if app.colors {
             let t = app.config.theme;
             let bg = if Some(sq) == selected {
@@ -79,6 +81,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
                 t.dark
             };
             style = style.bg(rgb(bg));
+            square_bg = Some(bg);
         } else if Some(sq) == selected || check == Some(sq) {
             // Without colour (NO_COLOR): the selection and a king in check reversed and bold,
             // the last move reversed, the hint or best move underlined.
@@ -98,7 +101,11 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
             let mut ps = Style::default().add_modifier(Modifier::BOLD);
             if app.colors {
                 let t = app.config.theme;
-                ps = ps.fg(rgb(p.color.fold(t.white_piece, t.black_piece)));
+                let ink = p.color.fold(t.white_piece, t.black_piece);
+                ps = ps.fg(rgb(ink));
+                if let Some(plate) = t.plate(ink) {
+                    ps = ps.bg(rgb(plate));
+                }
             }
             let art = app.colors
                 && !app.config.ascii
@@ -113,29 +120,35 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
                 // A capture target: corner marks.
                 buf[(rect.x, rect.y)]
                     .set_char('◣')
-                    .set_style(target_style(app));
+                    .set_style(mark_style(app, square_bg));
                 if rect.width > 2 {
                     buf[(rect.right() - 1, rect.y)]
                         .set_char('◢')
-                        .set_style(target_style(app));
+                        .set_style(mark_style(app, square_bg));
                 }
             }
         } else if is_dest {
             buf[mid]
                 .set_char(if app.config.ascii { '*' } else { '●' })
-                .set_style(target_style(app));
+                .set_style(mark_style(app, square_bg));
         } else if let Some(&(_, arrow)) = path.iter().find(|(p, _)| *p == sq) {
-            let style = if app.colors {
-                Style::default().fg(rgb(app.config.theme.hint))
-            } else {
-                Style::default()
+            let style = match square_bg {
+                Some(bg) if app.config.theme.plates => {
+                    Style::default().fg(rgb(app.config.theme.mark(bg)))
+                }
+                Some(_) => Style::default().fg(rgb(app.config.theme.hint)),
+                None => Style::default(),
             };
             buf[mid]
                 .set_char(arrow)
                 .set_style(style.add_modifier(Modifier::BOLD));
         }
         if sq == cursor {
-            let cs = if app.colors {
+            let cs = if let Some(bg) = square_bg.filter(|_| app.config.theme.plates) {
+                Style::default()
+                    .fg(rgb(app.config.theme.mark(bg)))
+                    .add_modifier(Modifier::BOLD)
+            } else if app.colors {
                 Style::default()
                     .fg(Tc::Rgb(30, 60, 200))
                     .add_modifier(Modifier::BOLD)
@@ -205,11 +218,11 @@ fn arrow(file: i32, rank: i32, ascii: bool) -> char {
     }
 }
 
-fn target_style(app: &App) -> Style {
-    if app.colors {
-        Style::default().fg(rgb(app.config.theme.target))
-    } else {
-        Style::default().add_modifier(Modifier::BOLD)
+/// How the squares a selected piece can go to are marked on a square of colour `square`.
+fn mark_style(app: &App, square: Option<crate::tui::theme::Rgb>) -> Style {
+    match square {
+        Some(bg) => Style::default().fg(rgb(app.config.theme.mark(bg))),
+        None => Style::default().add_modifier(Modifier::BOLD),
     }
 }
 
