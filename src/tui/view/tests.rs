@@ -220,26 +220,14 @@ fn move_list_shows_variations_nags_and_comments() {
 /// as far as the move itself stays in view.
 #[test]
 fn the_shown_moves_long_comment_scrolls_into_view() {
-    let mut app = crate::tui::tests::app();
-    app.policy.set_book(None);
-    crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
-    for _ in 0..15 {
-        keys(&mut app, "Nf3<Enter>Nf6<Enter>Ng1<Enter>Ng8<Enter>");
-    }
-    let long = (1..=24)
-        .map(|i| format!("w{i}"))
-        .collect::<Vec<_>>()
-        .join(" ");
-    app.game.set_comment(&long);
+    let mut app = knights_shuffling(15);
+    let words = |n: usize| (1..=n).map(|i| format!("w{i}")).collect::<Vec<_>>();
+    app.game.set_comment(&words(24).join(" "));
     let screen = text(&draw(&app, 80, 24));
     assert!(screen.contains("30. Ng1 Ng8"), "{screen}");
     assert!(screen.contains("w24"), "{screen}");
     // A comment longer than the panel: the move stays, its comment runs off below.
-    let longer = (1..=400)
-        .map(|i| format!("w{i}"))
-        .collect::<Vec<_>>()
-        .join(" ");
-    app.game.set_comment(&longer);
+    app.game.set_comment(&words(400).join(" "));
     let screen = text(&draw(&app, 80, 24));
     assert!(
         screen.contains("30. Ng1 Ng8") && !screen.contains("w400"),
@@ -247,14 +235,20 @@ fn the_shown_moves_long_comment_scrolls_into_view() {
     );
 }
 
-#[test]
-fn long_games_scroll_the_current_move_into_view() {
+/// Analysis of a game of knights going out and back `rounds` times (four plies a round).
+fn knights_shuffling(rounds: usize) -> App {
     let mut app = crate::tui::tests::app();
     app.policy.set_book(None);
     crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
-    for _ in 0..30 {
+    for _ in 0..rounds {
         keys(&mut app, "Nf3<Enter>Nf6<Enter>Ng1<Enter>Ng8<Enter>");
     }
+    app
+}
+
+#[test]
+fn long_games_scroll_the_current_move_into_view() {
+    let mut app = knights_shuffling(30);
     let screen = text(&draw(&app, 80, 24));
     assert!(screen.contains("60. Ng1 Ng8"), "{screen}");
     keys(&mut app, "<Home>");
