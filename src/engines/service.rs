@@ -87,7 +87,7 @@ pub enum EngineCommand {
         id: SearchId,
         /// The external engine to search with (`None`: the built-in one). One that failed this
         /// session is not tried again until `Retry`: the built-in engine answers instead.
-        engine: Option<EngineSpec>,
+        engine: Option<Box<EngineSpec>>,
         start: Box<Position>,
         moves: Vec<Move>,
         limits: GoLimits,
@@ -188,7 +188,7 @@ impl Worker {
                     moves,
                     limits,
                     ponder,
-                } => self.go(id, engine, *start, moves, limits, ponder),
+                } => self.go(id, engine.map(|e| *e), *start, moves, limits, ponder),
                 EngineCommand::PonderHit => self.each(|b| b.ponderhit()),
                 EngineCommand::Stop => self.each(|b| b.stop()),
                 EngineCommand::Tablebases(tables) => {
@@ -640,7 +640,7 @@ mod tests {
             let e4 = start.parse_uci("e2e4").unwrap();
             link.send(EngineCommand::Go {
                 id: 1,
-                engine,
+                engine: engine.map(Box::new),
                 start: Box::new(start),
                 moves: vec![e4],
                 limits: GoLimits::MoveTime(Duration::from_millis(100)),
@@ -710,7 +710,7 @@ mod tests {
         let e4 = start.parse_uci("e2e4").unwrap();
         EngineCommand::Go {
             id,
-            engine,
+            engine: engine.map(Box::new),
             start: Box::new(start),
             moves: vec![e4],
             limits: GoLimits::MoveTime(Duration::from_millis(100)),
@@ -805,7 +805,7 @@ mod tests {
         let moves = vec![Position::startpos().parse_uci("e2e4").unwrap(), reply, ours];
         service.send(EngineCommand::Go {
             id: 3,
-            engine: Some(fairymax.clone()),
+            engine: Some(Box::new(fairymax.clone())),
             start: Box::new(Position::startpos()),
             moves: moves.clone(),
             limits: GoLimits::MoveTime(Duration::from_millis(100)),
@@ -822,7 +822,7 @@ mod tests {
         let start = Position::startpos();
         service.send(EngineCommand::Go {
             id: 2,
-            engine: Some(fairymax),
+            engine: Some(Box::new(fairymax)),
             start: Box::new(start.clone()),
             moves: Vec::new(),
             limits: GoLimits::Infinite,

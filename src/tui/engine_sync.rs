@@ -253,7 +253,7 @@ pub fn sync_engine(app: &mut App) {
         }
         app.engine(EngineCommand::Go {
             id,
-            engine: engine_for(app, purpose),
+            engine: engine_for(app, purpose).map(Box::new),
             start: Box::new(start),
             moves,
             limits,
