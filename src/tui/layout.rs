@@ -69,12 +69,14 @@ pub struct SidePanels {
 impl Areas {
     /// The clocks on top (`clock_lines`, 0 for none), then the move list, the reference panel
     /// (`reference_lines` of text, 0 for none), the explorer (`explorer_lines`, 0 for none),
-    /// engine lines, and the evaluation graph below.
+    /// engine lines (half of what they and the moves share, or at most `engine_rows` where the
+    /// panel has only that much to say), and the evaluation graph below.
     pub fn side_panels(
         &self,
         clock_lines: u16,
         reference_lines: u16,
         explorer_lines: u16,
+        engine_rows: Option<u16>,
     ) -> SidePanels {
         let clocks_h = clock_lines.min(self.side.height / 3);
         let clocks = Rect::new(self.side.x, self.side.y, self.side.width, clocks_h);
@@ -103,7 +105,8 @@ impl Areas {
             (explorer_lines + 1).min(rest / 3).max(2.min(rest))
         };
         let rest = rest - explorer_h;
-        let moves_h = rest / 2;
+        let engine_h = rest - rest / 2;
+        let moves_h = rest - engine_rows.map_or(engine_h, |rows| rows.min(engine_h));
         let explorer_y = s.y + moves_h + reference_h;
         SidePanels {
             clocks,

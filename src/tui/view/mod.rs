@@ -80,10 +80,13 @@ pub fn render(app: &App, frame: &mut Frame) {
 
 /// The panels beside the board for what `app` shows (clicks are matched against the same).
 pub fn side_panels(app: &App, areas: &layout::Areas) -> layout::SidePanels {
+    // Hidden lines leave the engine panel its name and a note: the moves take the rest.
+    let engine_rows = app.engine_hidden().then_some(4);
     areas.side_panels(
         clocks::panel_lines(app, areas.side.height),
         app.reference_lines(),
         crate::tui::database::panel_lines(app),
+        engine_rows,
     )
 }
 
