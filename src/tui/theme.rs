@@ -33,14 +33,10 @@ impl Theme {
     /// The ink for marks on a square of colour `square`: `target` in the usual themes; black or
     /// white, whichever reads better, where pieces stand on plates.
     pub fn mark(&self, square: Rgb) -> Rgb {
-        if !self.plates {
-            return self.target;
-        }
-        let (black, white) = ((0, 0, 0), (255, 255, 255));
-        if contrast(square, black) >= contrast(square, white) {
-            black
+        if self.plates {
+            ink(square)
         } else {
-            white
+            self.target
         }
     }
 
@@ -122,6 +118,16 @@ pub fn by_name(name: &str) -> Option<&'static Theme> {
 
 pub fn names() -> String {
     THEMES.map(|t| t.name).join(", ")
+}
+
+/// Black or white, whichever reads better on `square`.
+pub fn ink(square: Rgb) -> Rgb {
+    let (black, white) = ((0, 0, 0), (255, 255, 255));
+    if contrast(square, black) >= contrast(square, white) {
+        black
+    } else {
+        white
+    }
 }
 
 /// WCAG relative luminance.

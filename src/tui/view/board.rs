@@ -132,13 +132,11 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
                 .set_char(if app.config.ascii { '*' } else { '●' })
                 .set_style(mark_style(app, square_bg));
         } else if let Some(&(_, arrow)) = path.iter().find(|(p, _)| *p == sq) {
-            let style = match square_bg {
-                Some(bg) if app.config.theme.plates => {
-                    Style::default().fg(rgb(app.config.theme.mark(bg)))
-                }
-                Some(_) => Style::default().fg(rgb(app.config.theme.hint)),
-                None => Style::default(),
-            };
+            // Black or white by the square: the hint's own colour is a square colour, close
+            // to the squares' own in every theme.
+            let style = square_bg.map_or_else(Style::default, |bg| {
+                Style::default().fg(rgb(crate::tui::theme::ink(bg)))
+            });
             buf[mid]
                 .set_char(arrow)
                 .set_style(style.add_modifier(Modifier::BOLD));
@@ -168,7 +166,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
 
 /// The squares a move crosses and lands on, each with an arrow pointing the way it goes on the
 /// screen (`flipped`: Black at the bottom): a slider's line, a knight's long leg then its
-/// landing square, a king's castling walk. Letters for `ascii` terminals.
+/// landing square, a king's castling walk. ASCII symbols for `ascii` terminals.
 pub fn arrow_path(m: Move, flipped: bool, ascii: bool) -> Vec<(Square, char)> {
     let (from, to) = (m.from(), king_target(m));
     let coords = |sq: Square| (sq.file().index() as i32, sq.rank().index() as i32);
