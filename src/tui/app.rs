@@ -12,6 +12,7 @@ use super::action::Action;
 use super::autosave::Saved;
 use super::clock::{Clocks, TimeControl};
 use super::config::Config;
+use super::engine_lines::EngineLines;
 use super::explorer::ExplorerPanel;
 use super::game::Record;
 use super::library::Library;
@@ -116,12 +117,9 @@ pub struct App {
     pub overlay: Option<Overlay>,
     pub search: Option<Search>,
     pub next_search_id: SearchId,
-    /// Lines of the latest report, and the position they start from.
-    pub lines: Vec<PvInfo>,
-    pub lines_root: Option<Position>,
+    /// The engine's lines, the position they start from and the cursor in the first.
+    pub lines: EngineLines,
     pub hint: Option<Move>,
-    /// How far into the engine's first line the board looks (0: the game's position).
-    pub pv_cursor: usize,
     pub message: Option<(Severity, String)>,
     pub size: (u16, u16),
     pub now: Instant,
@@ -144,8 +142,6 @@ pub struct App {
     pub library: Option<Library>,
     /// The tablebases and their answers.
     pub tb: TbPanel,
-    /// The engine that answers the current search, as the engine service said.
-    pub lines_engine: String,
     /// The analysis last autosaved (empty: none is in the autosave file).
     pub autosaved: String,
     /// The game database and its explorer panel.
@@ -172,10 +168,8 @@ impl App {
             overlay: None,
             search: None,
             next_search_id: 1,
-            lines: Vec::new(),
-            lines_root: None,
+            lines: EngineLines::default(),
             hint: None,
-            pv_cursor: 0,
             message: None,
             size: (80, 24),
             now,
@@ -189,7 +183,6 @@ impl App {
             rng: Rng::new(clock_seed()),
             library: None,
             tb: TbPanel::default(),
-            lines_engine: crate::engines::service::ENGINE_NAME.into(),
             autosaved: String::new(),
             explorer: ExplorerPanel::default(),
             log: MessageLog::default(),
@@ -269,7 +262,7 @@ impl App {
     /// and the line's move before it.
     pub fn pv_preview(&self) -> Option<(Position, Move, Option<Move>)> {
         let pv = &self.shown_lines().first()?.pv;
-        let k = self.pv_cursor.min(pv.len());
+        let k = self.lines.cursor().min(pv.len());
         if k == 0 {
             return None;
         }
@@ -282,11 +275,10 @@ impl App {
 
     /// The engine's lines when they are for the shown position and may be shown; else none.
     pub fn shown_lines(&self) -> &[PvInfo] {
-        let for_shown = self.lines_root.as_ref() == Some(self.position());
-        if for_shown && !self.engine_hidden() {
-            &self.lines
-        } else {
+        if self.engine_hidden() {
             &[]
+        } else {
+            self.lines.for_position(self.position())
         }
     }
 
@@ -315,7 +307,7 @@ impl App {
         app.game.goto(node);
         app.selected = None;
         app.hint = None;
-        app.pv_cursor = 0;
+        app.lines.reset_cursor();
     }
 
     /// Carries `action` out now, or asks first when it would throw away work.

@@ -78,7 +78,6 @@ fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
     app.selected = None;
     app.hint = None;
     app.lines.clear();
-    app.lines_root = None;
     app.saved = true;
     app.info(format!(
         "{label}: you play {}; convert against the tablebase defender (t: hint, n: new position)",

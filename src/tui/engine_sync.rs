@@ -10,7 +10,7 @@ use super::learn;
 use super::mode::Attempt;
 use super::play;
 use crate::engines::external::EngineSpec;
-use crate::engines::service::{EngineCommand, EngineEvent, GoLimits, PvInfo, SearchId};
+use crate::engines::service::{EngineCommand, EngineEvent, GoLimits, SearchId};
 
 pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
     let Some(search) = app.search.as_ref().filter(|s| s.id == id) else {
@@ -18,7 +18,7 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
     };
     let (purpose, node) = (search.purpose, search.node);
     match event {
-        EngineEvent::Engine(name) => app.lines_engine = name,
+        EngineEvent::Engine(name) => app.lines.set_engine(name),
         EngineEvent::Notice(msg) => app.error(msg),
         EngineEvent::Lost(msg) => {
             // Forget the search; `sync_engine` asks again (the built-in engine answers).
@@ -26,11 +26,7 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
             app.error(msg);
         }
         EngineEvent::Info(info) => {
-            if app.lines_root.as_ref() != Some(&search.root) {
-                app.lines.clear();
-                app.pv_cursor = 0;
-                app.lines_root = Some(search.root.clone());
-            }
+            let root = search.root.clone();
             // A ponder or grading search's score belongs to a position not in the game.
             match (purpose, info.score) {
                 (_, None) => {}
@@ -47,7 +43,7 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                 }
             }
             let shown = app.config.multipv.max(1) as usize;
-            merge_line(&mut app.lines, info, shown);
+            app.lines.report(&root, info, shown);
         }
         EngineEvent::BestMove { best, ponder } => {
             app.search = None;
@@ -86,21 +82,6 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
             }
         }
     }
-}
-
-/// Keeps the engine's lines distinct and complete: a line replaces the one shown with the same
-/// first move; a partial line (a bound, its line cut short) leaves a complete one in place; at
-/// most `shown` lines stay, the newest iteration's first, in the engine's order.
-pub fn merge_line(lines: &mut Vec<PvInfo>, info: PvInfo, shown: usize) {
-    let first = info.pv.first().copied();
-    let same = |l: &PvInfo| l.pv.first().copied() == first;
-    if info.partial && lines.iter().any(|l| same(l) && !l.partial) {
-        return;
-    }
-    lines.retain(|l| !same(l));
-    lines.push(info);
-    lines.sort_by_key(|l| (std::cmp::Reverse(l.depth), l.multipv));
-    lines.truncate(shown);
 }
 
 /// The end of the whole-game pass: the summary `annotate` writes goes before the first move.
@@ -266,119 +247,5 @@ pub fn sync_engine(app: &mut App) {
             root,
             started: app.now,
         });
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use std::sync::mpsc;
-    use std::time::Duration;
-
-    use super::merge_line;
-    use crate::chess::Position;
-    use crate::engines::service::{
-        EngineCommand, EngineEvent, EngineService, EngineSettings, GoLimits, PvInfo,
-    };
-
-    /// Multi-PV: each first move once, a line replaced only by a complete one, the newest
-    /// iteration's lines first.
-    #[test]
-    fn engine_lines_stay_distinct_and_complete() {
-        let start = Position::startpos();
-        let line = |depth: u32, multipv: u32, moves: &[&str], partial: bool| {
-            let mut pos = start.clone();
-            let pv = moves
-                .iter()
-                .map(|m| {
-                    let m = pos.parse_uci(m).unwrap();
-                    pos.play_unchecked(m);
-                    m
-                })
-                .collect();
-            PvInfo {
-                depth,
-                multipv,
-                pv,
-                partial,
-                ..PvInfo::default()
-            }
-        };
-        let firsts = |lines: &[PvInfo]| -> Vec<String> {
-            lines.iter().map(|l| start.uci(l.pv[0])).collect()
-        };
-        let mut lines = Vec::new();
-        merge_line(&mut lines, line(14, 1, &["e2e4", "e7e5", "g1f3"], false), 2);
-        merge_line(&mut lines, line(14, 2, &["d2d4", "d7d5", "c2c4"], false), 2);
-        // Depth 15 finds d4 best first: it is not shown twice, and e4's depth-14 line stays.
-        merge_line(&mut lines, line(15, 1, &["d2d4", "g8f6", "c2c4"], false), 2);
-        assert_eq!(firsts(&lines), ["d2d4", "e2e4"]);
-        // A bound for e4 with a line cut short leaves its complete line shown.
-        merge_line(&mut lines, line(15, 2, &["e2e4"], true), 2);
-        assert_eq!(lines[1].pv.len(), 3);
-        merge_line(&mut lines, line(15, 2, &["e2e4", "c7c5", "g1f3"], false), 2);
-        assert_eq!(firsts(&lines), ["d2d4", "e2e4"]);
-        assert!(lines.iter().all(|l| l.depth == 15 && l.pv.len() == 3));
-        // A third first move at MultiPV 2: only two lines are kept.
-        merge_line(&mut lines, line(16, 1, &["c2c4", "e7e5"], false), 2);
-        assert_eq!(firsts(&lines), ["c2c4", "d2d4"]);
-    }
-
-    /// The built-in engine at MultiPV 5, its every report shown as the analysis panel shows it:
-    /// five different first moves, and no line cut short (at most two plies under its depth).
-    #[test]
-    fn the_engine_at_multipv_5_shows_five_distinct_complete_lines() {
-        let (tx, rx) = mpsc::channel();
-        let service = EngineService::spawn(move |_, event| {
-            let _ = tx.send(event);
-        });
-        service.send(EngineCommand::Options(EngineSettings {
-            hash_mb: 16,
-            threads: 1,
-            multipv: 5,
-            level: 20,
-        }));
-        // A middlegame with many reasonable moves (the Two Knights after 4. Ng5 d5 5. exd5).
-        let start =
-            Position::from_fen("r1bqkb1r/ppp2ppp/2n2n2/3Pp1N1/2B5/8/PPPP1PPP/RNBQK2R b KQkq - 0 5")
-                .unwrap();
-        service.send(EngineCommand::Go {
-            id: 1,
-            engine: None,
-            start: Box::new(start.clone()),
-            moves: Vec::new(),
-            limits: GoLimits::MoveTime(Duration::from_millis(1500)),
-            ponder: false,
-        });
-        let mut lines = Vec::new();
-        let mut deepest = 0;
-        loop {
-            match rx
-                .recv_timeout(Duration::from_secs(30))
-                .expect("the engine answers")
-            {
-                EngineEvent::Info(info) => {
-                    deepest = deepest.max(info.depth);
-                    merge_line(&mut lines, info, 5);
-                    let mut firsts: Vec<_> = lines.iter().map(|l| l.pv[0]).collect();
-                    firsts.sort_by_key(|m| start.uci(*m));
-                    firsts.dedup();
-                    assert_eq!(firsts.len(), lines.len(), "a first move twice: {lines:?}");
-                    // A line passed up through a node searched at a reduced depth (internal
-                    // iterative reduction) ends a ply or two before the iteration's depth.
-                    for line in lines.iter().filter(|l| !l.partial) {
-                        assert!(
-                            line.pv.len() + 2 >= line.depth as usize,
-                            "depth {} line of {} moves",
-                            line.depth,
-                            line.pv.len()
-                        );
-                    }
-                }
-                EngineEvent::BestMove { .. } => break,
-                _ => {}
-            }
-        }
-        assert_eq!(lines.len(), 5);
-        assert!(deepest >= 6, "searched to depth {deepest} only");
     }
 }

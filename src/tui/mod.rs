@@ -17,6 +17,7 @@ mod database;
 pub mod dialog;
 mod edit;
 pub mod endgame;
+mod engine_lines;
 mod engine_sync;
 pub mod explorer;
 pub mod game;

@@ -11,7 +11,7 @@ use super::{endgame, learn, undo};
 pub fn make_move(app: &mut App, m: Move) {
     app.selected = None;
     app.hint = None;
-    app.pv_cursor = 0;
+    app.lines.reset_cursor();
     app.input.clear();
     if let Mode::Learn(_) = app.mode {
         return learn::attempt(app, m);

@@ -214,7 +214,6 @@ fn reset_view(app: &mut App) {
     app.hint = None;
     app.input.clear();
     app.lines.clear();
-    app.lines_root = None;
     app.saved = true;
     app.history.clear();
 }

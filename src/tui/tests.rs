@@ -512,7 +512,7 @@ fn analyse_mode_infinite_analysis_follows_navigation() {
     };
     update(&mut app, Action::Engine(id, EngineEvent::Info(info)));
     assert_eq!(app.game.eval(main_node(&app, 2)), Some(Score::Cp(35)));
-    assert_eq!(app.lines.len(), 1);
+    assert_eq!(app.lines.for_position(app.position()).len(), 1);
     keys(&mut app, "k");
     assert_eq!(app.game.current_node(), main_node(&app, 1));
     assert!(

@@ -53,7 +53,7 @@ fn dispatch(app: &mut App, action: Action) {
         }
         Action::PickSquare => pick_square(app, app.cursor),
         Action::Cancel => {
-            app.pv_cursor = 0;
+            app.lines.reset_cursor();
             app.selected = None;
             app.hint = None;
             app.message = None;
@@ -247,11 +247,7 @@ fn step_pv(app: &mut App, forward: bool) {
     if len == 0 {
         return app.info("no engine line to step through (space starts the engine)");
     }
-    app.pv_cursor = if forward {
-        (app.pv_cursor + 1).min(len)
-    } else {
-        app.pv_cursor.saturating_sub(1)
-    };
+    app.lines.step_cursor(forward, len);
 }
 
 /// Selects the piece on `sq`, or moves the selected piece there.

@@ -262,7 +262,7 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
             ),
         ),
     );
-    assert_eq!(app.lines_engine, crate::engines::service::ENGINE_NAME);
+    assert_eq!(app.lines.engine(), crate::engines::service::ENGINE_NAME);
     // :engine sf gives it another chance.
     app.effects.clear();
     keys(&mut app, ":engine sf<Enter>");

@@ -67,13 +67,13 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let idle = match app.mode {
             Mode::Learn(_) => "lines hidden while solving (t shows the answer)",
             _ if app.engine_hidden() => "lines hidden until the game ends ([play] show_engine)",
-            Mode::Analyse(_) if app.lines_root.is_some() && app.search.is_some() => {
+            Mode::Analyse(_) if app.lines.has_root() && app.search.is_some() => {
                 "the engine's lines are for another position"
             }
             Mode::Analyse(_) => "space: start analysis",
             _ => "",
         };
-        text.push(Line::styled(app.lines_engine.as_str(), dim));
+        text.push(Line::styled(app.lines.engine(), dim));
         text.push(Line::styled(idle, dim));
         Paragraph::new(text)
             .wrap(Wrap { trim: true })
@@ -98,7 +98,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Style::default().add_modifier(Modifier::BOLD)
     };
     if let Some((pos, m, _)) = app.pv_preview() {
-        let n = app.pv_cursor.min(lines[0].pv.len());
+        let n = app.lines.cursor().min(lines[0].pv.len());
         text.push(Line::styled(
             format!(
                 "board at move {n} of the line: {} marked; ( ) step, esc back",

@@ -52,8 +52,8 @@ pub(crate) fn sample() -> App {
         let node = main_node(&app, ply);
         app.game.set_eval(node, Score::Cp(cp));
     }
-    app.lines_root = Some(app.position().clone());
-    app.lines = vec![PvInfo {
+    let root = app.position().clone();
+    let line = PvInfo {
         multipv: 1,
         depth: 18,
         seldepth: 24,
@@ -61,9 +61,10 @@ pub(crate) fn sample() -> App {
         nodes: 1_234_567,
         nps: 2_000_000,
         hashfull: 123,
-        pv: vec![app.position().parse_uci("b5a4").unwrap()],
+        pv: vec![root.parse_uci("b5a4").unwrap()],
         ..PvInfo::default()
-    }];
+    };
+    app.lines.report(&root, line, 1);
     app
 }
 
@@ -369,9 +370,12 @@ fn stepping_into_the_engines_line_shows_its_positions() {
     // sample(): the line is 4. Ba4; make it 4. Ba4 Nf6.
     let mut app = sample();
     app.config.piece_art = false;
-    let after = app.position().play(app.lines[0].pv[0]).unwrap();
+    let after = app
+        .position()
+        .play(app.engine_best_move().unwrap())
+        .unwrap();
     let nf6 = after.parse_san("Nf6").unwrap();
-    app.lines[0].pv.push(nf6);
+    app.lines.first_pv_mut().unwrap().push(nf6);
     let hint = |app: &App| {
         let buf = draw(app, 120, 40);
         let areas = layout::compute(buf.area, true);
@@ -397,7 +401,7 @@ fn stepping_into_the_engines_line_shows_its_positions() {
     assert_eq!(app.game.len(), 6);
     // Past the end it stays; escape goes back to the game's position.
     keys(&mut app, ")<Esc>");
-    assert_eq!(app.pv_cursor, 0);
+    assert_eq!(app.lines.cursor(), 0);
     assert_eq!(hint(&app).1, "↙");
 }
 
