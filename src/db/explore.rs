@@ -308,6 +308,25 @@ impl<'a> Explorer<'a> {
         Ok(ids)
     }
 
+    /// The ids of the latest `n` games (the highest ids) that reached the position, latest
+    /// first: a bounded heap, so a position of a million games does not collect them all.
+    pub fn latest_game_ids(
+        &mut self,
+        pos: &Position,
+        filters: &Filters,
+        n: usize,
+    ) -> Result<Vec<u64>, DbError> {
+        let mut heap = std::collections::BinaryHeap::with_capacity(n + 1);
+        self.for_each_match(pos, filters, &mut |p| {
+            heap.push(std::cmp::Reverse(p.game));
+            if heap.len() > n {
+                heap.pop();
+            }
+        })?;
+        // Ascending order of Reverse is descending order of ids.
+        Ok(heap.into_sorted_vec().into_iter().map(|r| r.0).collect())
+    }
+
     /// Loads games by id.
     pub fn load(&self, ids: &[u64]) -> Result<Vec<StoredGame>, DbError> {
         StoredGame::load(&self.db.conn, ids).map_err(sqlite(&self.db.path))

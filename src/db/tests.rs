@@ -161,6 +161,25 @@ fn transpositions_meet_and_each_game_counts_once() {
         explorer.game_ids(&pos, &Filters::default()).unwrap(),
         [2, 4]
     );
+    // The latest of them, latest first, as many as asked.
+    let mut latest = |n| {
+        explorer
+            .latest_game_ids(&pos, &Filters::default(), n)
+            .unwrap()
+    };
+    assert_eq!(
+        (latest(1), latest(2), latest(5)),
+        (vec![4], vec![4, 2], vec![4, 2])
+    );
+    let start = crate::chess::Position::startpos();
+    let all = explorer.game_ids(&start, &Filters::default()).unwrap();
+    let newest: Vec<u64> = all.iter().rev().take(3).copied().collect();
+    assert_eq!(
+        explorer
+            .latest_game_ids(&start, &Filters::default(), 3)
+            .unwrap(),
+        newest
+    );
 }
 
 #[test]

@@ -157,8 +157,7 @@ fn latest_games(
     position: &Position,
     filters: &Filters,
 ) -> Result<Vec<GameHeader>, crate::db::DbError> {
-    let ids = explorer.game_ids(position, filters)?;
-    let latest: Vec<u64> = ids.iter().rev().take(LISTED_GAMES).copied().collect();
+    let latest = explorer.latest_game_ids(position, filters, LISTED_GAMES)?;
     let mut games = explorer.headers(&latest)?;
     // Latest played first; games without a date after those with one, latest imported first.
     games.sort_by(|a, b| b.date.cmp(&a.date));
