@@ -39,6 +39,13 @@ pub fn playing(human: Color) -> App {
     app
 }
 
+/// A game against the engine that has no opening book: every reply is a search.
+pub fn playing_out_of_book(human: Color) -> App {
+    let mut app = playing(human);
+    app.policy.set_book(None);
+    app
+}
+
 /// Presses keys as typed (`<Enter>`, `<Esc>`, `<Tab>`, `<Up>`... for special keys).
 pub fn keys(app: &mut App, text: &str) {
     let mut rest = text;
@@ -147,8 +154,7 @@ pub fn main_node(app: &App, ply: usize) -> NodeId {
 
 #[test]
 fn play_typed_move_engine_reply_and_takeback() {
-    let mut app = playing(Color::White);
-    app.policy.set_book(None);
+    let mut app = playing_out_of_book(Color::White);
     assert!(
         take_go(&mut app).is_none(),
         "White to move: the engine waits"
@@ -176,8 +182,7 @@ fn play_typed_move_engine_reply_and_takeback() {
 
 #[test]
 fn takeback_while_the_engine_thinks_cancels_its_search() {
-    let mut app = playing(Color::White);
-    app.policy.set_book(None);
+    let mut app = playing_out_of_book(Color::White);
     keys(&mut app, "d4<Enter>");
     let (id, _, _) = take_go(&mut app).unwrap();
     keys(&mut app, "u");
@@ -203,8 +208,7 @@ fn reply_ignored(app: &mut App, id: u64) {
 
 #[test]
 fn engine_moves_first_when_the_player_is_black() {
-    let mut app = playing(Color::Black);
-    app.policy.set_book(None);
+    let mut app = playing_out_of_book(Color::Black);
     super::update::settle(&mut app);
     assert!(app.flipped);
     let (id, moves, _) = take_go(&mut app).expect("engine starts");
@@ -290,8 +294,7 @@ fn typed_moves_forgive_lower_case_and_name_what_is_wrong() {
 
 #[test]
 fn arrows_enter_and_mouse_pick_squares() {
-    let mut app = playing(Color::White);
-    app.policy.set_book(None);
+    let mut app = playing_out_of_book(Color::White);
     // Cursor starts on e2: pick it up, go up two ranks, drop.
     keys(&mut app, "<Enter>");
     assert_eq!(app.selected, Some(Square::E2));
@@ -374,8 +377,7 @@ fn flip_resign_and_game_record() {
 
 #[test]
 fn checkmate_ends_the_game() {
-    let mut app = playing(Color::Black);
-    app.policy.set_book(None);
+    let mut app = playing_out_of_book(Color::Black);
     for (engine, human) in [("f2f3", "e5"), ("g2g4", "Qh4#")] {
         let (id, _, _) = take_go(&mut app).unwrap();
         reply(&mut app, id, engine);
@@ -388,8 +390,7 @@ fn checkmate_ends_the_game() {
 
 #[test]
 fn flag_fall_and_draw_offer() {
-    let mut app = playing(Color::White);
-    app.policy.set_book(None);
+    let mut app = playing_out_of_book(Color::White);
     start_play(
         &mut app,
         Position::startpos(),
@@ -488,8 +489,7 @@ fn a_game_left_for_another_can_be_saved_first() {
 
 #[test]
 fn analyse_mode_infinite_analysis_follows_navigation() {
-    let mut app = playing(Color::White);
-    app.policy.set_book(None);
+    let mut app = playing_out_of_book(Color::White);
     keys(&mut app, "e4<Enter>");
     let (id, _, _) = take_go(&mut app).unwrap();
     reply(&mut app, id, "e7e5");
@@ -667,8 +667,7 @@ fn help_overlay_takes_any_key() {
 
 #[test]
 fn fen_shown_and_fen_and_pgn_copied() {
-    let mut app = playing(Color::White);
-    app.policy.set_book(None);
+    let mut app = playing_out_of_book(Color::White);
     keys(&mut app, "e4<Enter>");
     let fen = app.position().fen();
     keys(&mut app, ":fen<Enter>");
@@ -728,8 +727,7 @@ fn play_960_starts_a_numbered_chess960_game_and_asks_over_unsaved_work() {
 /// legal then, dropped with the reason if not; Esc cancels it.
 #[test]
 fn a_move_typed_during_the_engines_turn_is_a_premove() {
-    let mut app = playing(Color::White);
-    app.policy.set_book(None);
+    let mut app = playing_out_of_book(Color::White);
     keys(&mut app, "e4<Enter>");
     let (id, _, _) = take_go(&mut app).unwrap();
     keys(&mut app, "Nf3<Enter>");
@@ -762,8 +760,7 @@ fn a_move_typed_during_the_engines_turn_is_a_premove() {
 /// In a game, `nf3` typed in lower case is played; `q` and `r` stay keys.
 #[test]
 fn lower_case_knight_moves_are_typed_in_a_game() {
-    let mut app = playing(Color::White);
-    app.policy.set_book(None);
+    let mut app = playing_out_of_book(Color::White);
     keys(&mut app, "nf3<Enter>");
     assert_eq!(sans(&app), "Nf3");
     let (id, _, _) = take_go(&mut app).unwrap();

@@ -8,7 +8,7 @@ use crate::tui::action::Action;
 use crate::tui::app::{App, Effect, Mode, Purpose};
 use crate::tui::config;
 use crate::tui::keymap::Command;
-use crate::tui::tests::{keys, playing, sans, uci_line};
+use crate::tui::tests::{keys, playing_out_of_book, sans, uci_line};
 use crate::tui::update::update;
 
 /// The engine commands queued since the last call.
@@ -54,8 +54,7 @@ fn best(app: &mut App, id: u64, best: &str, ponder: Option<&str>) {
 
 /// 1. e4 played, the engine answers e5 expecting Nf3: returns the ponder search's id.
 fn pondering_after_e4_e5() -> App {
-    let mut app = playing(Color::White);
-    app.policy.set_book(None);
+    let mut app = playing_out_of_book(Color::White);
     keys(&mut app, ":ponder on<Enter>");
     assert!(app.config.ponder);
     keys(&mut app, "e4<Enter>");
@@ -180,8 +179,7 @@ fn takeback_new_game_mode_change_and_ponder_off_stop_pondering() {
 
 #[test]
 fn pondering_is_off_by_default_and_set_in_the_config() {
-    let mut app = playing(Color::White);
-    app.policy.set_book(None);
+    let mut app = playing_out_of_book(Color::White);
     assert!(!app.config.ponder);
     keys(&mut app, "e4<Enter>");
     let (id, _, _, _) = the_go(&commands(&mut app));

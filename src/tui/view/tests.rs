@@ -12,7 +12,7 @@ use crate::engines::service::PvInfo;
 use crate::game::Score;
 use crate::tui::app::App;
 use crate::tui::layout;
-use crate::tui::tests::{keys, main_node, playing};
+use crate::tui::tests::{keys, main_node, playing, playing_out_of_book};
 
 fn draw(app: &App, w: u16, h: u16) -> Buffer {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).unwrap();
@@ -41,8 +41,7 @@ fn symbol_at_square(app: &App, buf: &Buffer, sq: Square) -> String {
 
 /// A short game with evaluations, engine lines and a move to show.
 pub(crate) fn sample() -> App {
-    let mut app = playing(Color::White);
-    app.policy.set_book(None);
+    let mut app = playing_out_of_book(Color::White);
     crate::tui::start::enter_analyse(&mut app);
     keys(
         &mut app,
