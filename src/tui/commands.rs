@@ -172,7 +172,7 @@ fn run_command(app: &mut App, text: &str) {
             Some(theme) => {
                 app.config.theme = theme;
                 let value = format!("\"{}\"", theme.name);
-                match super::config::remember(&app.config, "display", "theme", &value) {
+                match super::config::remember(&app.config, "display", &[("theme", &value)]) {
                     Ok(()) => app.info(format!("theme {} (kept in config.toml)", theme.name)),
                     Err(e) => app.error(format!("theme {}; not kept: {e}", theme.name)),
                 }

@@ -267,21 +267,25 @@ pub fn with_value(text: &str, section: &str, key: &str, value: &str) -> String {
     out
 }
 
-/// Writes `key = value` under `[section]` into the config file it was read from, atomically.
-pub fn remember(config: &Config, section: &str, key: &str, value: &str) -> Result<(), String> {
+/// Writes each `key = value` under `[section]` into the config file it was read from, in one
+/// atomic write.
+pub fn remember(config: &Config, section: &str, values: &[(&str, &str)]) -> Result<(), String> {
     let path = config.file.as_deref().ok_or("no config file")?;
     let text = match fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
+    let text = values.iter().fold(text, |text, (key, value)| {
+        with_value(&text, section, key, value)
+    });
     let write = || -> std::io::Result<()> {
         use std::io::Write;
         if let Some(dir) = path.parent() {
             fs::create_dir_all(dir)?;
         }
         let mut file = crate::game::AtomicFile::create(path)?;
-        file.write_all(with_value(&text, section, key, value).as_bytes())?;
+        file.write_all(text.as_bytes())?;
         file.commit()
     };
     write().map_err(|e| format!("{}: {e}", path.display()))

@@ -43,15 +43,18 @@ fn remember_choices(app: &mut App, d: &NewGameDialog) {
     };
     app.config.time_control = tc;
     app.config.level = d.level;
+    let (color, time, level) = (
+        format!("\"{}\"", d.color.fold("white", "black")),
+        format!("\"{tc}\""),
+        d.level.to_string(),
+    );
     let choices = [
-        ("color", format!("\"{}\"", d.color.fold("white", "black"))),
-        ("time_control", format!("\"{tc}\"")),
-        ("level", d.level.to_string()),
+        ("color", &*color),
+        ("time_control", &*time),
+        ("level", &*level),
     ];
-    for (key, value) in choices {
-        if let Err(e) = config::remember(&app.config, "play", key, &value) {
-            return app.error(format!("could not keep your choices: {e}"));
-        }
+    if let Err(e) = config::remember(&app.config, "play", &choices) {
+        return app.error(format!("could not keep your choices: {e}"));
     }
     if let Some(path) = &app.config.file {
         app.log.push(
