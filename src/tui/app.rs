@@ -23,7 +23,7 @@ use crate::game::Score;
 pub use super::mode::{AnalyseState, Mode, PlayState};
 
 pub use super::dialog::{
-    DialogField, MessageLog, NewGameDialog, Overlay, Pending, Prompt, PromptKind, Severity,
+    DialogField, Messages, NewGameDialog, Overlay, Pending, Prompt, PromptKind, Severity,
 };
 
 /// Why the engine is searching.
@@ -120,7 +120,6 @@ pub struct App {
     /// The engine's lines, the position they start from and the cursor in the first.
     pub lines: EngineLines,
     pub hint: Option<Move>,
-    pub message: Option<(Severity, String)>,
     pub size: (u16, u16),
     pub now: Instant,
     pub effects: Vec<Effect>,
@@ -146,8 +145,8 @@ pub struct App {
     pub autosaved: String,
     /// The game database and its explorer panel.
     pub explorer: ExplorerPanel,
-    /// Every message shown.
-    pub log: MessageLog,
+    /// The status line's message and every message shown.
+    pub messages: Messages,
 }
 
 impl App {
@@ -170,7 +169,6 @@ impl App {
             next_search_id: 1,
             lines: EngineLines::default(),
             hint: None,
-            message: None,
             size: (80, 24),
             now,
             effects: Vec::new(),
@@ -185,7 +183,7 @@ impl App {
             tb: TbPanel::default(),
             autosaved: String::new(),
             explorer: ExplorerPanel::default(),
-            log: MessageLog::default(),
+            messages: Messages::default(),
         }
     }
 
@@ -420,8 +418,12 @@ impl App {
 
     /// Shows a message in the status line and keeps it in the log.
     pub fn show(&mut self, severity: Severity, text: String) {
-        self.log.push(severity, &text);
-        self.message = Some((severity, text));
+        self.messages.show(severity, text);
+    }
+
+    /// The message in the status line.
+    pub fn message(&self) -> Option<&(Severity, String)> {
+        self.messages.shown()
     }
 
     pub fn engine(&mut self, command: EngineCommand) {

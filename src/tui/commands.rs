@@ -129,7 +129,10 @@ fn run_command(app: &mut App, text: &str) {
         "open" => submit(app, PromptKind::OpenPgn, &rest.join(" ")),
         "messages" | "log" => {
             // The newest at the bottom, in sight.
-            let lines = app.log.lines(super::dialog::log_width(app.size.0)).len();
+            let lines = app
+                .messages
+                .lines(super::dialog::log_width(app.size.0))
+                .len();
             let rows = usize::from(app.size.1.saturating_sub(4)).max(1);
             let scroll = lines.saturating_sub(rows);
             app.overlay = Some(super::app::Overlay::Messages { scroll });

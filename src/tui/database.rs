@@ -190,7 +190,7 @@ pub fn reply(app: &mut App, reply: Reply) {
             if games.is_empty() {
                 return app.info("no game reached this position");
             }
-            app.message = None;
+            app.messages.dismiss();
             app.overlay = Some(Overlay::DbGames(GamesList {
                 position,
                 games,

@@ -22,22 +22,45 @@ pub fn log_width(width: u16) -> usize {
     usize::from(width.min(100).saturating_sub(2))
 }
 
-/// Every message of the session, oldest first: the status line shows the last one, cut to
-/// its width; `:messages` lists them all in full.
+/// The message in the status line (cut to its width) until the next key, and every message of
+/// the session, oldest first, in full for `:messages`.
 #[derive(Clone, Debug, Default)]
-pub struct MessageLog {
+pub struct Messages {
+    shown: Option<(Severity, String)>,
     entries: std::collections::VecDeque<(Severity, String)>,
 }
 
-impl MessageLog {
+impl Messages {
     /// Messages kept; the oldest go first.
     const KEPT: usize = 1000;
 
-    pub fn push(&mut self, severity: Severity, text: &str) {
+    /// Shows a message in the status line and keeps it in the log.
+    pub fn show(&mut self, severity: Severity, text: String) {
+        self.record(severity, &text);
+        self.shown = Some((severity, text));
+    }
+
+    /// Keeps a message in the log without showing it.
+    pub fn record(&mut self, severity: Severity, text: &str) {
         if self.entries.len() == Self::KEPT {
             self.entries.pop_front();
         }
         self.entries.push_back((severity, text.to_owned()));
+    }
+
+    /// Shows a summary of messages recorded one by one (they are in the log).
+    pub fn summarise(&mut self, severity: Severity, summary: String) {
+        self.shown = Some((severity, summary));
+    }
+
+    /// The message in the status line.
+    pub fn shown(&self) -> Option<&(Severity, String)> {
+        self.shown.as_ref()
+    }
+
+    /// Clears the status line; the log keeps the message.
+    pub fn dismiss(&mut self) {
+        self.shown = None;
     }
 
     pub fn entries(&self) -> impl Iterator<Item = &(Severity, String)> {
@@ -311,9 +334,9 @@ mod tests {
 
     #[test]
     fn the_log_wraps_long_messages_at_spaces_and_keeps_the_newest() {
-        let mut log = MessageLog::default();
-        log.push(Severity::Info, "short");
-        log.push(
+        let mut log = Messages::default();
+        log.record(Severity::Info, "short");
+        log.record(
             Severity::Error,
             "config.toml: play.level: 99 is not a whole number",
         );
@@ -330,15 +353,15 @@ mod tests {
         );
         assert!(lines[1..].iter().all(|&(s, _)| s == Severity::Error));
         let unbroken = "x".repeat(30);
-        log.push(Severity::Info, &unbroken);
+        log.record(Severity::Info, &unbroken);
         assert_eq!(
             log.lines(20).last().unwrap().1,
             format!("  {}", "x".repeat(10))
         );
-        for i in 0..MessageLog::KEPT {
-            log.push(Severity::Info, &i.to_string());
+        for i in 0..Messages::KEPT {
+            log.record(Severity::Info, &i.to_string());
         }
-        assert_eq!(log.entries().count(), MessageLog::KEPT);
+        assert_eq!(log.entries().count(), Messages::KEPT);
         assert_eq!(log.entries().next().unwrap().1, "0");
     }
 }

@@ -189,7 +189,11 @@ pub fn key(app: &mut App, scroll: usize, key: EditKey) {
 
 /// A key in the message log: scrolls it, or closes it.
 pub fn messages_key(app: &mut App, scroll: usize, key: EditKey) {
-    let last = app.log.lines(log_width(app.size.0)).len().saturating_sub(1);
+    let last = app
+        .messages
+        .lines(log_width(app.size.0))
+        .len()
+        .saturating_sub(1);
     if let Some(scroll) = scrolled(app, scroll, last, key) {
         app.overlay = Some(super::app::Overlay::Messages { scroll });
     }

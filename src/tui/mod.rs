@@ -161,14 +161,15 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
     }
     if let Some((first, rest)) = notes.split_first() {
         for note in &notes {
-            app.log.push(app::Severity::Error, note);
+            app.messages.record(app::Severity::Error, note);
         }
         let more = if rest.is_empty() {
             String::new()
         } else {
             format!(" (+{} more: :messages)", rest.len())
         };
-        app.message = Some((app::Severity::Error, format!("{first}{more}")));
+        app.messages
+            .summarise(app::Severity::Error, format!("{first}{more}"));
     }
     update::settle(&mut app);
     app

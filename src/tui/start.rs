@@ -57,7 +57,7 @@ fn remember_choices(app: &mut App, d: &NewGameDialog) {
         return app.error(format!("could not keep your choices: {e}"));
     }
     if let Some(path) = &app.config.file {
-        app.log.push(
+        app.messages.record(
             super::app::Severity::Info,
             &format!("your choices are kept in {} ([play])", path.display()),
         );

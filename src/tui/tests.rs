@@ -236,10 +236,10 @@ fn typed_moves_san_uci_prefix_and_errors() {
     keys(&mut app, "<Esc>");
     assert!(app.input.is_empty());
     keys(&mut app, "e9<Enter>");
-    assert_eq!(app.message.as_ref().unwrap().1, "e9 is not a square");
+    assert_eq!(app.message().unwrap().1, "e9 is not a square");
     assert_eq!(app.input, "e9");
     keys(&mut app, "<BS><BS>Qh5<Enter>");
-    assert_eq!(app.message.as_ref().unwrap().1, "Qh5 is not legal here");
+    assert_eq!(app.message().unwrap().1, "Qh5 is not legal here");
     keys(&mut app, "<Esc>g1f3<Enter>");
     assert_eq!(sans(&app), "Nf3");
 }
@@ -248,7 +248,7 @@ fn typed_moves_san_uci_prefix_and_errors() {
 fn a_refused_typed_move_is_replaced_by_the_next_one_typed() {
     let mut app = playing(Color::White);
     keys(&mut app, "e5<Enter>");
-    assert_eq!(app.message.as_ref().unwrap().1, "e5 is not legal here");
+    assert_eq!(app.message().unwrap().1, "e5 is not legal here");
     assert_eq!(app.input, "e5", "kept on the line beside the error");
     keys(&mut app, "e4");
     assert_eq!(app.input, "e4", "not e5e4");
@@ -385,7 +385,7 @@ fn checkmate_ends_the_game() {
     }
     assert_eq!(app.game.end().unwrap().result(), GameResult::BlackWins);
     assert!(take_go(&mut app).is_none());
-    assert!(app.message.as_ref().unwrap().1.contains("checkmate"));
+    assert!(app.message().unwrap().1.contains("checkmate"));
 }
 
 #[test]
@@ -427,7 +427,7 @@ fn hint_searches_for_the_player() {
     assert!(matches!(limits, GoLimits::MoveTime(_)));
     reply(&mut app, id, "d2d4");
     assert_eq!(app.hint.map(|m| m.to()), Some(Square::D4));
-    assert!(app.message.as_ref().unwrap().1.contains("d4"));
+    assert!(app.message().unwrap().1.contains("d4"));
     assert!(app.search.is_none());
 }
 
@@ -581,7 +581,7 @@ fn setup_mode_edits_validates_and_hands_over() {
         "K<Up><Up><Up><Up><Up><Up><Up>k<Left><Left><Left><Left>r<Tab>",
     );
     keys(&mut app, "<Enter>");
-    assert!(matches!(app.mode, Mode::Analyse(_)), "{:?}", app.message);
+    assert!(matches!(app.mode, Mode::Analyse(_)), "{:?}", app.message());
     assert_eq!(app.position().fen(), "r3k3/8/8/8/8/8/8/4K3 b - - 0 1");
 }
 
@@ -590,12 +590,12 @@ fn fen_prompt_keeps_bad_input_for_correction() {
     let mut app = app();
     keys(&mut app, ":fen 8/8/8 w - - 0 1<Enter>");
     assert!(app.prompt.is_some());
-    assert!(app.message.as_ref().unwrap().1.starts_with("bad FEN"));
+    assert!(app.message().unwrap().1.starts_with("bad FEN"));
     keys(&mut app, "<Esc>:fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1<Enter>");
     assert!(app.prompt.is_none());
     assert_eq!(app.position().fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
     keys(&mut app, ":bogus<Enter>");
-    assert!(app.message.as_ref().unwrap().1.contains("unknown command"));
+    assert!(app.message().unwrap().1.contains("unknown command"));
     keys(&mut app, ":play black 3+2 level 4<Enter>");
     let Mode::Play(p) = &app.mode else { panic!() };
     assert_eq!((p.human, p.level), (Color::Black, 4));
@@ -671,7 +671,7 @@ fn fen_shown_and_fen_and_pgn_copied() {
     keys(&mut app, "e4<Enter>");
     let fen = app.position().fen();
     keys(&mut app, ":fen<Enter>");
-    assert!(app.message.as_ref().unwrap().1.starts_with(&fen));
+    assert!(app.message().unwrap().1.starts_with(&fen));
     app.effects.clear();
     keys(&mut app, "y");
     let copied: Vec<&String> = app
@@ -696,7 +696,7 @@ fn theme_command_switches_the_board_colours() {
     keys(&mut app, ":theme blue<Enter>");
     assert_eq!(app.config.theme.name, "blue");
     keys(&mut app, ":theme neon<Enter>");
-    assert!(app.message.as_ref().unwrap().1.contains("high-contrast"));
+    assert!(app.message().unwrap().1.contains("high-contrast"));
     assert_eq!(app.config.theme.name, "blue");
 }
 
@@ -711,7 +711,7 @@ fn play_960_starts_a_numbered_chess960_game_and_asks_over_unsaved_work() {
         "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
     );
     assert_eq!(app.game.headers().get("Variant"), Some("Chess960"));
-    assert!(app.message.as_ref().unwrap().1.contains("position 0"));
+    assert!(app.message().unwrap().1.contains("position 0"));
     // A game in progress: :play asks first.
     keys(&mut app, "e4<Enter>");
     keys(&mut app, ":play 960<Enter>");
@@ -720,7 +720,7 @@ fn play_960_starts_a_numbered_chess960_game_and_asks_over_unsaved_work() {
     assert!(app.game.is_empty());
     assert_eq!(app.game.headers().get("Variant"), Some("Chess960"));
     keys(&mut app, ":play 960 960<Enter>");
-    assert!(app.message.as_ref().unwrap().1.contains("0 to 959"));
+    assert!(app.message().unwrap().1.contains("0 to 959"));
 }
 
 /// A move typed while the engine thinks is a premove: played once the engine has moved if it is
@@ -732,7 +732,7 @@ fn a_move_typed_during_the_engines_turn_is_a_premove() {
     let (id, _, _) = take_go(&mut app).unwrap();
     keys(&mut app, "Nf3<Enter>");
     assert_eq!(sans(&app), "e4", "not played yet");
-    assert!(app.message.as_ref().unwrap().1.contains("premove Nf3"));
+    assert!(app.message().unwrap().1.contains("premove Nf3"));
     reply(&mut app, id, "e7e5");
     assert_eq!(sans(&app), "e4 e5 Nf3");
 
@@ -745,14 +745,14 @@ fn a_move_typed_during_the_engines_turn_is_a_premove() {
     keys(&mut app, "e5<Enter>");
     reply(&mut app, id, "g8f6");
     assert_eq!(sans(&app), "e4 e5 Nf3 Nc6 Nc3 Nf6");
-    let (_, message) = app.message.clone().unwrap();
+    let (_, message) = app.message().cloned().unwrap();
     assert!(message.contains("premove dropped"), "{message}");
 
     // Esc cancels one.
     keys(&mut app, "Bb5<Enter>");
     let (id, _, _) = take_go(&mut app).unwrap();
     keys(&mut app, "a3<Enter><Esc>");
-    assert!(app.message.as_ref().unwrap().1.contains("cancelled"));
+    assert!(app.message().unwrap().1.contains("cancelled"));
     reply(&mut app, id, "a7a6");
     assert_eq!(sans(&app), "e4 e5 Nf3 Nc6 Nc3 Nf6 Bb5 a6");
 }

@@ -83,7 +83,7 @@ fn moves_off_the_main_line_make_variations_to_walk_promote_and_delete() {
     keys(&mut app, "]");
     assert_eq!(shown_san(&app), "Nc3");
     keys(&mut app, "]");
-    assert!(app.message.as_ref().unwrap().1.contains("last alternative"));
+    assert!(app.message().unwrap().1.contains("last alternative"));
     keys(&mut app, "Nc6<Enter><Lt>");
     assert_eq!(shown_san(&app), "Nf3", "left the variation");
     // The same move again enters the existing variation instead of adding one.
@@ -98,7 +98,7 @@ fn moves_off_the_main_line_make_variations_to_walk_promote_and_delete() {
     assert_eq!(app.game.current_node(), e5, "Nf3 deleted; back before it");
     assert_eq!(app.game.tree().node(e5).children().len(), 1);
     keys(&mut app, "x");
-    assert!(app.message.as_ref().unwrap().1.contains("main line"));
+    assert!(app.message().unwrap().1.contains("main line"));
     // A variation two levels deep made the main line at once.
     keys(&mut app, "<Home>jd5<Enter>exd5<Enter>Qxd5<Enter>P");
     assert_eq!(sans(&app), "e4 d5 exd5 Qxd5");
@@ -130,7 +130,7 @@ fn every_edit_can_be_undone_and_redone() {
     assert_eq!(sans(&app), whole);
     assert!(app.saved, "back to the saved state");
     keys(&mut app, "u");
-    assert!(app.message.as_ref().unwrap().1.contains("nothing to undo"));
+    assert!(app.message().unwrap().1.contains("nothing to undo"));
     // Redo walks forward again, and ctrl-z/ctrl-y do the same as u/U.
     keys(&mut app, "UUUUU");
     assert_eq!(sans(&app), "e4");
@@ -142,7 +142,7 @@ fn every_edit_can_be_undone_and_redone() {
     // A new edit after an undo drops what could be redone.
     keys(&mut app, "uBc4<Enter>");
     keys(&mut app, "U");
-    assert!(app.message.as_ref().unwrap().1.contains("nothing to redo"));
+    assert!(app.message().unwrap().1.contains("nothing to redo"));
 }
 
 #[test]
@@ -196,7 +196,7 @@ fn comments_and_nags_on_the_shown_move() {
     // Play mode does not annotate.
     let mut play = super::tests::playing(crate::chess::Color::White);
     keys(&mut play, "1");
-    assert!(play.message.as_ref().unwrap().1.contains("analyse mode"));
+    assert!(play.message().unwrap().1.contains("analyse mode"));
 }
 
 #[test]
@@ -376,7 +376,7 @@ fn browse_filters_as_you_type_and_opens_games() {
     keys(&mut app, "<Up><Enter>");
     load_requested(&mut app);
     assert_eq!(sans(&app), "d4 Nf6");
-    let (_, message) = app.message.clone().unwrap();
+    let (_, message) = app.message().cloned().unwrap();
     assert!(message.contains("Qxh7"), "{message}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -404,7 +404,7 @@ fn a_file_of_one_game_opens_it_and_a_missing_file_is_an_error() {
         &mut app,
         Action::Library(LibraryEvent::Indexed(missing.to_owned(), index)),
     );
-    assert!(app.message.as_ref().unwrap().1.contains("could not read"));
+    assert!(app.message().unwrap().1.contains("could not read"));
     assert!(matches!(app.mode, Mode::Analyse(_)), "the game stays open");
 }
 
@@ -514,13 +514,7 @@ fn an_edit_that_changes_nothing_keeps_the_redo() {
     keys(&mut app, "u");
     // On the main line: nothing to promote, nothing remembered, the cut can still be redone.
     keys(&mut app, "p");
-    assert!(
-        app.message
-            .as_ref()
-            .unwrap()
-            .1
-            .contains("nothing to promote")
-    );
+    assert!(app.message().unwrap().1.contains("nothing to promote"));
     keys(&mut app, "U");
     assert_eq!(sans(&app), "e4 e5");
 }
@@ -630,7 +624,7 @@ fn a_result_tag_against_the_moves_is_shown_and_asked_about() {
     );
     keys(&mut app, "<Enter>");
     load_requested(&mut app);
-    let message = &app.message.as_ref().unwrap().1;
+    let message = &app.message().unwrap().1;
     assert!(message.contains("movetext ends with 0-1"), "{message}");
     assert!(
         !message.contains("up to it"),

@@ -24,7 +24,7 @@ use super::{
 pub fn update(app: &mut App, action: Action) {
     let user = action.is_user();
     if user {
-        app.message = None;
+        app.messages.dismiss();
     }
     dispatch(app, action);
     // What followed from it, in order (each may queue more).
@@ -56,7 +56,7 @@ fn dispatch(app: &mut App, action: Action) {
             app.lines.reset_cursor();
             app.selected = None;
             app.hint = None;
-            app.message = None;
+            app.messages.dismiss();
             premove::cancel(app);
         }
         Action::TypeMove(EditKey::Enter) if premove::wanted(app) => premove::set(app),

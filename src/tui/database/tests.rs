@@ -140,7 +140,7 @@ fn enter_plays_a_row_and_the_games_list_opens_a_game_at_the_position() {
         1,
         "shown at the position"
     );
-    assert!(app.message.as_ref().unwrap().1.contains("game 9: Anna"));
+    assert!(app.message().unwrap().1.contains("game 9: Anna"));
 }
 
 #[test]
@@ -155,20 +155,14 @@ fn the_panel_waits_for_analyse_mode_and_says_what_is_missing() {
     update(&mut app, Action::Explorer(reply));
     assert!(requests(&mut app).is_empty(), "no query during a game");
     keys(&mut app, "<Tab>");
-    assert!(app.message.as_ref().unwrap().1.contains("analyse mode"));
+    assert!(app.message().unwrap().1.contains("analyse mode"));
 
     let mut app = super::super::tests::app();
     keys(&mut app, "<Tab>");
-    assert!(app.message.as_ref().unwrap().1.contains("no database open"));
+    assert!(app.message().unwrap().1.contains("no database open"));
     opened(&mut app);
     keys(&mut app, "<Tab>m");
-    assert!(
-        app.message
-            .as_ref()
-            .unwrap()
-            .1
-            .contains("[database] player")
-    );
+    assert!(app.message().unwrap().1.contains("[database] player"));
     app.config.database_player = Some("Anna".into());
     keys(&mut app, "m");
     let [Request::Explore { filters, .. }] = &requests(&mut app)[..] else {
@@ -193,7 +187,7 @@ fn a_database_that_does_not_open_is_named_and_closed() {
     };
     update(&mut app, Action::Explorer(reply));
     assert!(!app.explorer.is_open());
-    assert!(app.message.as_ref().unwrap().1.contains("nope.kdb"));
+    assert!(app.message().unwrap().1.contains("nope.kdb"));
     let filters = Filters::default();
     let reply = Reply::Explored {
         position: Box::new(Position::startpos()),

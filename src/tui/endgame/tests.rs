@@ -94,13 +94,7 @@ fn material_command_starts_a_won_drill() {
     assert_eq!(state(&app).material.as_ref().unwrap().to_string(), "KQvK");
     // Bad input is an error in the status line, and the drill goes on.
     keys(&mut app, ":endgame KZvK<Enter>");
-    assert!(
-        app.message
-            .as_ref()
-            .unwrap()
-            .1
-            .contains("neither a material")
-    );
+    assert!(app.message().unwrap().1.contains("neither a material"));
     assert!(matches!(app.mode, Mode::Endgame(_)));
 }
 
@@ -113,7 +107,7 @@ fn a_thrown_win_is_graded_and_summed_up() {
     keys(&mut app, ":endgame k7/7R/2K5/8/8/8/8/8 w - - 0 1<Enter>");
     run_probes(&mut app);
     keys(&mut app, "Ra7<Enter>");
-    let msg = &app.message.as_ref().unwrap().1;
+    let msg = &app.message().unwrap().1;
     assert!(msg.contains("Ra7+?: win thrown to a draw"), "{msg}");
     run_probes(&mut app);
     // The defender takes the rook; the game is a draw and the summary says so.
@@ -133,8 +127,7 @@ fn a_thrown_win_is_graded_and_summed_up() {
     assert_eq!((summary.moves, summary.best, summary.dropped), (1, 0, 1));
     assert!(!summary.converted());
     assert!(
-        app.message
-            .as_ref()
+        app.message()
             .unwrap()
             .1
             .contains("Draw by insufficient material")
@@ -179,7 +172,7 @@ fn hint_shows_the_tables_best_move() {
     };
     keys(&mut app, ":endgame k7/8/1K6/8/8/8/8/2Q5 w - - 0 1<Enter>");
     keys(&mut app, "t");
-    assert!(app.message.as_ref().unwrap().1.starts_with("hint: Qc8#"));
+    assert!(app.message().unwrap().1.starts_with("hint: Qc8#"));
 }
 
 #[test]
@@ -248,7 +241,7 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
             crate::engines::service::EngineEvent::Lost("engine 'sf' stopped working".into()),
         ),
     );
-    assert!(app.message.as_ref().unwrap().1.contains("stopped working"));
+    assert!(app.message().unwrap().1.contains("stopped working"));
     // The analysis goes on: asked again, the engine service has the built-in engine answer,
     // and says so.
     assert_eq!(engines(&app), [Some("sf".to_owned())]);
@@ -272,11 +265,5 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
             .any(|e| matches!(e, Effect::Engine(EngineCommand::Retry(n)) if n == "sf"))
     );
     keys(&mut app, ":engine nosuch<Enter>");
-    assert!(
-        app.message
-            .as_ref()
-            .unwrap()
-            .1
-            .contains("no engine 'nosuch'")
-    );
+    assert!(app.message().unwrap().1.contains("no engine 'nosuch'"));
 }

@@ -42,10 +42,7 @@ fn answer(app: &mut App, score: Score, pv: &[&str]) -> Vec<String> {
 
 /// The message on the status line.
 fn message(app: &App) -> String {
-    app.message
-        .as_ref()
-        .map(|m| m.1.clone())
-        .unwrap_or_default()
+    app.message().map(|m| m.1.clone()).unwrap_or_default()
 }
 
 /// The scholar's mate (1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6?? 4. Qxf7#), analysed in the

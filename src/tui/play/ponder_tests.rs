@@ -149,7 +149,7 @@ fn takeback_new_game_mode_change_and_ponder_off_stop_pondering() {
         [EngineCommand::Stop]
     ));
     keys(&mut app, ":ponder maybe<Enter>");
-    assert!(app.message.as_ref().unwrap().1.contains("on or off"));
+    assert!(app.message().unwrap().1.contains("on or off"));
 
     let mut app = pondering_after_e4_e5();
     commands(&mut app);

@@ -60,8 +60,7 @@ fn book_command_sets_variety_and_depth() {
     keys(&mut app, ":book depth 6<Enter>");
     assert_eq!(app.config.book_depth, 6);
     assert!(
-        app.message
-            .as_ref()
+        app.message()
             .unwrap()
             .1
             .contains("random moves up to ply 6")
@@ -69,7 +68,7 @@ fn book_command_sets_variety_and_depth() {
     keys(&mut app, ":book off<Enter>");
     assert_eq!(app.config.book_depth, 0);
     keys(&mut app, ":book sideways<Enter>");
-    assert!(app.message.as_ref().unwrap().1.contains("book takes"));
+    assert!(app.message().unwrap().1.contains("book takes"));
     // The new-game dialog's fourth field picks the variety.
     keys(&mut app, "n<Down><Down><Down><Left><Enter>");
     assert_eq!(app.config.book_choice, BookChoice::Proportional);

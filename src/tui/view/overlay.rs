@@ -57,7 +57,9 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
             ("Help", lines, area.width.min(84))
         }
         Overlay::Messages { scroll } => {
-            let all = app.log.lines(crate::tui::dialog::log_width(area.width));
+            let all = app
+                .messages
+                .lines(crate::tui::dialog::log_width(area.width));
             let rows = usize::from(area.height.saturating_sub(4)).max(1);
             let first = (*scroll).min(all.len().saturating_sub(rows));
             let mut lines: Vec<Line> = all

@@ -156,13 +156,13 @@ pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
                 dim,
             ),
         ])
-    } else if let Some((severity, text)) = &app.message
+    } else if let Some((severity, text)) = app.message()
         && app.input.is_empty()
     {
         Line::styled(fitted(text, area.width), message_style(app, *severity))
     } else if !app.input.is_empty() {
         // What is wrong with the typed move, kept for correction; else the moves it may become.
-        let after = match &app.message {
+        let after = match app.message() {
             Some((severity, text)) => {
                 Span::styled(format!("   {text}"), message_style(app, *severity))
             }
