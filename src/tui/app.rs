@@ -4,12 +4,13 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::book::BookMove;
-use crate::chess::{Color, Move, Position, Rng, Role, Square};
+use crate::chess::{Color, Move, Position, Rng, Role};
 use crate::engines::policy::PlayPolicy;
 use crate::game::{Game, GameMove, IndexEntry, NodeId};
 
 use super::action::Action;
 use super::autosave::Saved;
+use super::board_input::BoardInput;
 use super::clock::{Clocks, TimeControl};
 use super::config::Config;
 use super::engine_lines::EngineLines;
@@ -44,7 +45,7 @@ pub enum Purpose {
     Ponder(Move),
 }
 
-/// The search the interface currently wants answers from.
+/// A search the interface asked for.
 #[derive(Clone, Debug)]
 pub struct Search {
     pub id: SearchId,
@@ -53,6 +54,68 @@ pub struct Search {
     pub node: NodeId,
     pub root: Position,
     pub started: Instant,
+}
+
+/// The search the interface currently wants answers from, and the ids searches are started with
+/// (an engine's late reports name an earlier id and are dropped).
+#[derive(Clone, Debug)]
+pub struct Searches {
+    current: Option<Search>,
+    next_id: SearchId,
+}
+
+impl Default for Searches {
+    fn default() -> Searches {
+        Searches {
+            current: None,
+            next_id: 1,
+        }
+    }
+}
+
+impl Searches {
+    pub fn current(&self) -> Option<&Search> {
+        self.current.as_ref()
+    }
+
+    /// The current search if it is the one with this id.
+    pub fn with_id(&self, id: SearchId) -> Option<&Search> {
+        self.current.as_ref().filter(|s| s.id == id)
+    }
+
+    /// Notes a new search as the current one; its id goes with its `go`.
+    pub fn start(
+        &mut self,
+        purpose: Purpose,
+        node: NodeId,
+        root: Position,
+        now: Instant,
+    ) -> SearchId {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.current = Some(Search {
+            id,
+            purpose,
+            node,
+            root,
+            started: now,
+        });
+        id
+    }
+
+    /// Forgets the current search (it ended, or is to be stopped): whether there was one.
+    pub fn end(&mut self) -> bool {
+        self.current.take().is_some()
+    }
+
+    /// The ponder search goes on as the opponent's search at `node`, its clock from `now`.
+    pub fn ponder_hit(&mut self, node: NodeId, now: Instant) {
+        if let Some(s) = &mut self.current {
+            s.purpose = Purpose::Opponent;
+            s.node = node;
+            s.started = now;
+        }
+    }
 }
 
 /// Side effects requested by `update`, carried out by the event loop.
@@ -100,23 +163,15 @@ pub struct App {
     pub colors: bool,
     pub mode: Mode,
     pub game: Record,
-    pub flipped: bool,
-    pub cursor: Square,
-    pub selected: Option<Square>,
-    /// Square where a mouse drag started.
-    pub drag_from: Option<Square>,
-    /// A move being typed on the board screen.
-    pub input: String,
-    /// The typed move was refused: it stays shown for correction, and the next character typed
-    /// starts a new one.
-    pub input_refused: bool,
+    /// The cursor, the piece picked up, a drag, the move being typed, the board's orientation.
+    pub board: BoardInput,
     /// A one-line prompt at the bottom (`:` commands, FEN, file names).
     pub prompt: Option<Prompt>,
     /// What was entered at the prompts, oldest first, for up/down.
     pub prompt_history: Vec<(PromptKind, String)>,
     pub overlay: Option<Overlay>,
-    pub search: Option<Search>,
-    pub next_search_id: SearchId,
+    /// The search the interface wants answers from.
+    pub searches: Searches,
     /// The engine's lines, the position they start from and the cursor in the first.
     pub lines: EngineLines,
     pub hint: Option<Move>,
@@ -156,17 +211,11 @@ impl App {
             colors: true,
             mode: Mode::Analyse(AnalyseState::default()),
             game: Record::new(Position::startpos()),
-            flipped: false,
-            cursor: Square::E2,
-            selected: None,
-            drag_from: None,
-            input: String::new(),
-            input_refused: false,
+            board: BoardInput::default(),
             prompt: None,
             prompt_history: Vec::new(),
             overlay: None,
-            search: None,
-            next_search_id: 1,
+            searches: Searches::default(),
             lines: EngineLines::default(),
             hint: None,
             size: (80, 24),
@@ -215,28 +264,9 @@ impl App {
         }
     }
 
-    /// Whether the user may move pieces on the shown position now.
-    pub fn can_move(&self) -> bool {
-        match &self.mode {
-            Mode::Play(p) => {
-                self.game.at_main_end()
-                    && self.game.end().is_none()
-                    && self.position().turn() == p.human
-            }
-            Mode::Analyse(_) => true,
-            Mode::Setup(_) | Mode::Browse => false,
-            Mode::Learn(l) => l.can_try() && self.game.current_node() == l.puzzle().node,
-            Mode::Endgame(e) => {
-                self.game.at_main_end()
-                    && self.game.end().is_none()
-                    && self.position().turn() == e.user
-            }
-        }
-    }
-
     /// Legal moves of the selected piece (castling shown on the king's target square too).
     pub fn destinations(&self) -> Vec<Move> {
-        let Some(from) = self.selected else {
+        let Some(from) = self.board.selected() else {
             return Vec::new();
         };
         self.position()
@@ -303,7 +333,7 @@ impl App {
             return;
         };
         app.game.goto(node);
-        app.selected = None;
+        app.board.select(None);
         app.hint = None;
         app.lines.reset_cursor();
     }

@@ -6,9 +6,12 @@ use std::sync::Arc;
 
 use super::action::EditKey;
 use super::app::{App, Effect, Mode, Severity};
+use super::component::Component;
 use super::dialog::Pending;
 use super::game::Record;
+use super::keymap::Command;
 use super::library::{Library, LibraryEvent};
+use super::mode::BrowseState;
 use super::start;
 
 /// Opens `path`: index it in the background, then show its games.
@@ -22,8 +25,8 @@ pub fn enter(app: &mut App) {
     if app.library.is_some() {
         stop_play(app);
         app.mode = Mode::Browse;
-        app.selected = None;
-        app.input.clear();
+        app.board.select(None);
+        app.board.clear_typed();
     } else {
         super::prompt::open_prompt(app, super::app::PromptKind::OpenPgn);
     }
@@ -199,5 +202,30 @@ pub fn event(app: &mut App, event: LibraryEvent) {
             };
             app.ask_or_do(Pending::Game(Box::new(record), severity, message));
         }
+    }
+}
+
+impl Component for BrowseState {
+    fn name(&self) -> &'static str {
+        "BROWSE"
+    }
+
+    /// Its own keys do the work (listed below the commands).
+    fn takes(&self, _command: Command) -> bool {
+        false
+    }
+
+    fn own_keys(&self) -> &'static [&'static str] {
+        &[
+            "      typing  filter by player, event, opening, year...",
+            "     up/down  move in the list;  pgup/pgdn/home/end too",
+            "       enter  open the game;  ctrl-u  clear the filter",
+            "         esc  clear the filter, then back to the board",
+            "      ctrl-o  open another file",
+        ]
+    }
+
+    fn can_move(&self, _app: &App) -> bool {
+        false
     }
 }

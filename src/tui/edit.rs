@@ -3,11 +3,15 @@
 
 use crate::game::{MoveNumber, Nag, NodeId};
 
+use super::app::Purpose;
 use super::app::{App, Mode, Prompt, PromptKind};
+use super::component::{Component, Wanted, board_command, tree_command};
 use super::game::Record;
 use super::keymap::Command;
+use super::mode::AnalyseState;
 use super::review::judge_move;
 use super::undo::{checkpoint, try_edit};
+use crate::engines::service::GoLimits;
 
 /// Carries out a tree command; `false` if `command` is not one.
 pub fn command(app: &mut App, command: Command) -> bool {
@@ -162,4 +166,49 @@ pub fn set_comment(app: &mut App, text: &str) {
     } else {
         "comment set"
     });
+}
+
+impl Component for AnalyseState {
+    fn name(&self) -> &'static str {
+        "ANALYSE"
+    }
+
+    fn takes(&self, command: Command) -> bool {
+        use Command::*;
+        board_command(command)
+            || tree_command(command)
+            || matches!(command, Takeback | NewGame | Explorer)
+    }
+
+    fn suggested(&self) -> &'static [(Command, &'static str)] {
+        &[
+            (Command::ToggleAnalysis, "engine"),
+            (Command::Takeback, "undo"),
+            (Command::AnalyseGame, "analyse game"),
+            (Command::Comment, "comment"),
+        ]
+    }
+
+    fn can_move(&self, _app: &App) -> bool {
+        true
+    }
+
+    /// The next move of the whole-game pass, else the shown position while analysis is on.
+    fn wanted_search(&self, app: &App) -> Option<Wanted> {
+        match self.game_pass {
+            Some(node) => Some((
+                Purpose::GamePass,
+                node,
+                GoLimits::MoveTime(std::time::Duration::from_millis(
+                    app.config.analysis_movetime_ms,
+                )),
+            )),
+            None if self.infinite && app.position().outcome(&[]).is_none() => Some((
+                Purpose::Analysis,
+                app.game.current_node(),
+                GoLimits::Infinite,
+            )),
+            None => None,
+        }
+    }
 }

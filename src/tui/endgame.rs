@@ -3,12 +3,14 @@
 //! summary when the game ends.
 
 use crate::chess::TbWdl;
-use crate::chess::{Color, Move, Position};
+use crate::chess::{Move, Position};
 use crate::game::{Nag, NodeId};
 use crate::tablebase::{Material, Summary, generate, grade};
 
 use super::app::{App, Mode};
+use super::component::{Component, board_command};
 use super::game::Record;
+use super::keymap::Command;
 use super::mode::EndgameState;
 
 /// Material offered when none was chosen yet.
@@ -74,8 +76,8 @@ fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
         grades: Vec::new(),
         summary: None,
     });
-    app.flipped = user == Color::Black;
-    app.selected = None;
+    app.board.face(user);
+    app.board.select(None);
     app.hint = None;
     app.lines.clear();
     app.saved = true;
@@ -233,3 +235,26 @@ pub fn again(app: &mut App) {
 
 #[cfg(test)]
 mod tests;
+
+impl Component for EndgameState {
+    fn name(&self) -> &'static str {
+        "ENDGAME"
+    }
+
+    fn takes(&self, command: Command) -> bool {
+        use Command::*;
+        board_command(command) || matches!(command, Takeback | Hint | NewGame)
+    }
+
+    fn suggested(&self) -> &'static [(Command, &'static str)] {
+        &[
+            (Command::Hint, "best move"),
+            (Command::Takeback, "takeback"),
+            (Command::NewGame, "new position"),
+        ]
+    }
+
+    fn can_move(&self, app: &App) -> bool {
+        app.game.at_main_end() && app.game.end().is_none() && app.position().turn() == self.user
+    }
+}

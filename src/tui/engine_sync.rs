@@ -2,18 +2,18 @@
 //! move, pondering, a hint, analysis, the whole-game pass), starting and stopping it, and
 //! taking its reports.
 
-use crate::chess::{Move, Position};
+use crate::chess::Position;
 use crate::game::{GameMove, NodeId};
 
-use super::app::{App, Mode, Overlay, Purpose, Search};
+use super::app::{App, Mode, Overlay, Purpose};
+use super::component::Wanted;
 use super::learn;
-use super::mode::Attempt;
 use super::play;
 use crate::engines::external::EngineSpec;
-use crate::engines::service::{EngineCommand, EngineEvent, GoLimits, SearchId};
+use crate::engines::service::{EngineCommand, EngineEvent, SearchId};
 
 pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
-    let Some(search) = app.search.as_ref().filter(|s| s.id == id) else {
+    let Some(search) = app.searches.with_id(id) else {
         return;
     };
     let (purpose, node) = (search.purpose, search.node);
@@ -22,7 +22,7 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
         EngineEvent::Notice(msg) => app.error(msg),
         EngineEvent::Lost(msg) => {
             // Forget the search; `sync_engine` asks again (the built-in engine answers).
-            app.search = None;
+            app.searches.end();
             app.error(msg);
         }
         EngineEvent::Info(info) => {
@@ -46,7 +46,7 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
             app.lines.report(&root, info, shown);
         }
         EngineEvent::BestMove { best, ponder } => {
-            app.search = None;
+            app.searches.end();
             match purpose {
                 Purpose::Opponent => play::engine_moved(app, node, best, ponder),
                 Purpose::Ponder(_) => {
@@ -108,72 +108,17 @@ pub fn engine_for(app: &App, purpose: Purpose) -> Option<EngineSpec> {
 }
 
 /// What the engine should be doing for the current state.
-fn wanted_search(app: &App) -> Option<(Purpose, NodeId, GoLimits)> {
+fn wanted_search(app: &App) -> Option<Wanted> {
     if matches!(app.overlay, Some(Overlay::Resume(_) | Overlay::NewGame(_))) {
         return None;
     }
-    match &app.mode {
-        Mode::Play(p) => {
-            let end = app.game.main_end();
-            if app.game.end().is_some() {
-                None
-            } else if app.game.last().turn() != p.human {
-                Some((Purpose::Opponent, end, app.opponent_limits()))
-            } else if p.hint_pending {
-                Some((
-                    Purpose::Hint,
-                    end,
-                    GoLimits::MoveTime(std::time::Duration::from_secs(1)),
-                ))
-            } else if let Some((node, reply)) = p.expected
-                && app.config.ponder
-                && node == end
-                && ponder_root(app, node, reply).is_some()
-            {
-                // The limits the engine will have after the expected reply: its own clock is
-                // stopped now, and starts at the ponder hit.
-                Some((Purpose::Ponder(reply), end, app.opponent_limits()))
-            } else {
-                None
-            }
-        }
-        Mode::Analyse(a) => match a.game_pass {
-            Some(node) => Some((
-                Purpose::GamePass,
-                node,
-                GoLimits::MoveTime(std::time::Duration::from_millis(
-                    app.config.analysis_movetime_ms,
-                )),
-            )),
-            None if a.infinite && app.position().outcome(&[]).is_none() => Some((
-                Purpose::Analysis,
-                app.game.current_node(),
-                GoLimits::Infinite,
-            )),
-            None => None,
-        },
-        Mode::Learn(l) => match l.attempt {
-            Attempt::Grading(m) => Some((
-                Purpose::Grade(m),
-                l.puzzle().node,
-                GoLimits::MoveTime(learn::GRADE_TIME),
-            )),
-            _ => None,
-        },
-        Mode::Setup(_) | Mode::Browse | Mode::Endgame(_) => None,
-    }
-}
-
-/// The position after the expected reply `reply` at `node`, if the game goes on there.
-fn ponder_root(app: &App, node: NodeId, reply: Move) -> Option<Position> {
-    let after = app.game.position(node).play(reply).ok()?;
-    (after.count_legal_moves() > 0).then_some(after)
+    app.mode.component().wanted_search(app)
 }
 
 /// The position a search for `purpose` at `node` starts from.
 fn search_root(app: &App, purpose: Purpose, node: NodeId) -> Option<Position> {
     match purpose {
-        Purpose::Ponder(reply) => ponder_root(app, node, reply),
+        Purpose::Ponder(reply) => play::ponder_root(app, node, reply),
         Purpose::Grade(tried) => app.game.position(node).play(tried).ok(),
         _ => Some(app.game.position(node).clone()),
     }
@@ -183,7 +128,7 @@ fn search_root(app: &App, purpose: Purpose, node: NodeId) -> Option<Position> {
 /// goes on as the opponent's search there.
 fn ponder_hit(app: &App, node: NodeId) -> bool {
     let tree = app.game.tree();
-    app.search.as_ref().is_some_and(|s| {
+    app.searches.current().is_some_and(|s| {
         matches!(s.purpose, Purpose::Ponder(reply)
             if tree.previous(node) == Some(s.node)
                 && tree.node(node).game_move() == Some(GameMove::Move(reply))
@@ -198,16 +143,12 @@ pub fn sync_engine(app: &mut App) {
         && ponder_hit(app, node)
     {
         app.engine(EngineCommand::PonderHit);
-        if let Some(s) = &mut app.search {
-            s.purpose = Purpose::Opponent;
-            s.node = node;
-            s.started = app.now;
-        }
+        app.searches.ponder_hit(node, app.now);
         return;
     }
     let current = app
-        .search
-        .as_ref()
+        .searches
+        .current()
         .map(|s| (s.purpose, s.node, s.root.clone()));
     let same = match (&wanted, &current) {
         (Some((p, node, _)), Some((cp, cnode, root))) => {
@@ -219,19 +160,18 @@ pub fn sync_engine(app: &mut App) {
     if same {
         return;
     }
-    if app.search.take().is_some() {
+    if app.searches.end() {
         app.engine(EngineCommand::Stop);
     }
     if let Some((purpose, node, limits)) = wanted {
         let Some(root) = search_root(app, purpose, node) else {
             return;
         };
-        let id = app.next_search_id;
-        app.next_search_id += 1;
         let (start, mut moves) = app.game.engine_line(node);
         if let Purpose::Ponder(extra) | Purpose::Grade(extra) = purpose {
             moves.push(extra);
         }
+        let id = app.searches.start(purpose, node, root, app.now);
         app.engine(EngineCommand::Go {
             id,
             engine: engine_for(app, purpose).map(Box::new),
@@ -239,13 +179,6 @@ pub fn sync_engine(app: &mut App) {
             moves,
             limits,
             ponder: matches!(purpose, Purpose::Ponder(_)),
-        });
-        app.search = Some(Search {
-            id,
-            purpose,
-            node,
-            root,
-            started: app.now,
         });
     }
 }

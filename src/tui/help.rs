@@ -3,108 +3,21 @@
 use super::action::EditKey;
 use super::app::{App, Mode};
 use super::commands::COMMAND_HELP;
+use super::component::everywhere;
 use super::dialog::log_width;
 use super::keymap::{COMMANDS, Command};
 
 /// Whether `command` does something in `mode` (the help lists only those).
 pub fn applies(command: Command, mode: &Mode) -> bool {
-    use Command::*;
-    let everywhere = matches!(
-        command,
-        Quit | Help
-            | CommandLine
-            | ModePlay
-            | ModeAnalyse
-            | ModeBrowse
-            | ModeEndgame
-            | Open
-            | Setup
-    );
-    let board = matches!(
-        command,
-        Flip | NextMove | PrevMove | FirstMove | LastMove | Save | WriteGame | CopyFen | CopyPgn
-    );
-    let tree = matches!(
-        command,
-        Undo | Redo
-            | ToggleAnalysis
-            | AnalyseGame
-            | NextVariation
-            | PrevVariation
-            | LeaveVariation
-            | PromoteVariation
-            | MakeMainLine
-            | DeleteVariation
-            | CutLine
-            | Comment
-            | Nag(_)
-            | NextMarked
-            | PrevMarked
-            | PvNext
-            | PvPrev
-    );
-    everywhere
-        || match mode {
-            Mode::Play(_) => {
-                board || matches!(command, Takeback | Hint | NewGame | Resign | OfferDraw)
-            }
-            Mode::Analyse(_) => board || tree || matches!(command, Takeback | NewGame | Explorer),
-            Mode::Endgame(_) => board || matches!(command, Takeback | Hint | NewGame),
-            // Moving through the game would give the answers away.
-            Mode::Learn(_) => matches!(
-                command,
-                Flip | Save | WriteGame | CopyFen | CopyPgn | Takeback | Hint | NewGame
-            ),
-            // Their own keys are listed below the commands.
-            Mode::Setup(_) | Mode::Browse => false,
-        }
-}
-
-/// The keys of the mode that are not commands of the key map.
-fn mode_keys(mode: &Mode) -> &'static [&'static str] {
-    match mode {
-        Mode::Setup(_) => &[
-            "PNBRQK/pnbrqk  put a piece on the cursor's square",
-            "  x/space/bs  clear the square",
-            "      arrows  move the cursor",
-            "       tab/w  side to move",
-            "         1-4  castling rights K Q k q",
-            "           c  empty board;  s  start position",
-            "           f  type a FEN",
-            "       enter  done: analyse the position;  esc  cancel",
-        ],
-        Mode::Browse => &[
-            "      typing  filter by player, event, opening, year...",
-            "     up/down  move in the list;  pgup/pgdn/home/end too",
-            "       enter  open the game;  ctrl-u  clear the filter",
-            "         esc  clear the filter, then back to the board",
-            "      ctrl-o  open another file",
-        ],
-        _ => &[
-            "      typing  a-h, N B R Q K, O start a move: e4, Nf3, O-O, e2e4",
-            "         tab  completes a typed move",
-            "  left/right  previous/next move;  up/down  start/end of the line",
-            "shift+arrows  move the board cursor; enter picks up and drops a piece",
-            "       mouse  click or drag pieces; click the graph; wheel steps",
-            "      ctrl-c  quit",
-        ],
-    }
-}
-
-/// What a command does in `mode`, where that differs from its usual meaning.
-fn mode_help<'a>(mode: &Mode, command: Command, usual: &'a str) -> &'a str {
-    match (mode, command) {
-        (Mode::Learn(_), Command::Takeback) => "try again after a wrong move",
-        (Mode::Learn(_), Command::Hint) => "show the better line",
-        (Mode::Learn(_), Command::NewGame) => "next puzzle",
-        (Mode::Learn(_), Command::ModeAnalyse) => "stop: back to analysing the game",
-        _ => usual,
-    }
+    everywhere(command) || mode.component().takes(command)
 }
 
 /// The help overlay's lines for the current mode.
 pub fn lines(app: &App) -> Vec<String> {
-    let mut out = vec![format!("Keys in {} mode", app.mode.name().to_lowercase())];
+    let mut out = vec![format!(
+        "Keys in {} mode",
+        app.mode.component().name().to_lowercase()
+    )];
     for &(command, _, _, help) in &COMMANDS {
         if !applies(command, &app.mode) {
             continue;
@@ -120,12 +33,16 @@ pub fn lines(app: &App) -> Vec<String> {
         } else {
             keys.join("/")
         };
-        out.push(format!(
-            "{keys:>12}  {}",
-            mode_help(&app.mode, command, help)
-        ));
+        let help = app.mode.component().command_help(command).unwrap_or(help);
+        out.push(format!("{keys:>12}  {help}"));
     }
-    out.extend(mode_keys(&app.mode).iter().map(|s| s.to_string()));
+    out.extend(
+        app.mode
+            .component()
+            .own_keys()
+            .iter()
+            .map(|s| s.to_string()),
+    );
     out.push(String::new());
     out.push("Commands (type : first)".to_owned());
     for (command, help) in COMMAND_HELP {
@@ -143,32 +60,7 @@ pub fn hint(app: &App) -> String {
             .key_for(c)
             .map_or("-".to_owned(), |k| k.to_string())
     };
-    let items: &[(Command, &str)] = match app.mode {
-        Mode::Play(_) => &[
-            (Command::Takeback, "takeback"),
-            (Command::Hint, "hint"),
-            (Command::Resign, "resign"),
-            (Command::NewGame, "new"),
-        ],
-        Mode::Analyse(_) => &[
-            (Command::ToggleAnalysis, "engine"),
-            (Command::Takeback, "undo"),
-            (Command::AnalyseGame, "analyse game"),
-            (Command::Comment, "comment"),
-        ],
-        Mode::Endgame(_) => &[
-            (Command::Hint, "best move"),
-            (Command::Takeback, "takeback"),
-            (Command::NewGame, "new position"),
-        ],
-        Mode::Learn(_) => &[
-            (Command::Hint, "show"),
-            (Command::Takeback, "retry"),
-            (Command::NewGame, "next"),
-            (Command::ModeAnalyse, "stop"),
-        ],
-        Mode::Setup(_) | Mode::Browse => &[],
-    };
+    let items = app.mode.component().suggested();
     let mut text = String::from(" type a move (e4, Nf3) · left/right moves");
     for &(c, what) in items
         .iter()

@@ -56,7 +56,7 @@ fn piece_letter_starts_move(app: &App, key: Key) -> bool {
         || key.ctrl
         || key.alt
         || !matches!(app.mode, Mode::Play(_))
-        || !app.can_move()
+        || !app.mode.component().can_move(app)
     {
         return false;
     }
@@ -124,15 +124,15 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
     }
     if app.explorer.focused()
         && matches!(app.mode, Mode::Analyse(_))
-        && app.input.is_empty()
+        && app.board.typed().is_empty()
         && explorer_key(ev)
     {
         return edit_key(ev).map(Action::ExplorerKey);
     }
-    if app.input.is_empty() && piece_letter_starts_move(app, key) {
+    if app.board.typed().is_empty() && piece_letter_starts_move(app, key) {
         return edit_key(ev).map(Action::TypeMove);
     }
-    if !app.input.is_empty() || starts_move(key) {
+    if !app.board.typed().is_empty() || starts_move(key) {
         // Arrows stay with the board even while typing.
         if !matches!(
             ev.code,
@@ -146,7 +146,7 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
     }
     // As on lichess, the arrows step through the game; with shift, or once a piece is picked
     // up with Enter, they move the board's cursor.
-    let cursor = ev.modifiers.contains(KeyModifiers::SHIFT) || app.selected.is_some();
+    let cursor = ev.modifiers.contains(KeyModifiers::SHIFT) || app.board.selected().is_some();
     match ev.code {
         KeyCode::Left if cursor => Some(Action::Cursor(-1, 0)),
         KeyCode::Right if cursor => Some(Action::Cursor(1, 0)),

@@ -9,11 +9,14 @@ use crate::analysis::judgement::winning_chances;
 use crate::chess::{Color, Move};
 use crate::game::{GameMove, Nag, NodeId};
 
+use super::app::Purpose;
 use super::app::{App, Mode};
+use super::component::{Component, Wanted};
 use super::keymap::Command;
 use super::mode::{Attempt, LearnState, Puzzle, PuzzleGrade, Solved};
 use super::review::{Judgement, judge_move};
 use crate::engines::score::side_score;
+use crate::engines::service::GoLimits;
 use crate::game::Score;
 
 /// How long the engine looks at the position after the user's move.
@@ -86,7 +89,7 @@ pub fn start(app: &mut App, side: Option<Color>) {
         grade_score: None,
         results: Vec::new(),
     });
-    app.flipped = side == Color::Black;
+    app.board.face(side);
     show_puzzle(app);
 }
 
@@ -105,7 +108,7 @@ fn show_puzzle(app: &mut App) {
         pos.san(p.played),
     );
     app.game.goto(node);
-    app.selected = None;
+    app.board.select(None);
     app.hint = None;
     app.info(text);
 }
@@ -150,7 +153,7 @@ pub fn attempt(app: &mut App, m: Move) {
     let Mode::Learn(l) = &mut app.mode else {
         return;
     };
-    app.selected = None;
+    app.board.select(None);
     if !l.can_try() {
         let why = match l.attempt {
             Attempt::Grading(_) => "wait for the grade",
@@ -316,3 +319,53 @@ pub fn parse_side(arg: Option<&str>) -> Result<Option<Color>, String> {
 
 #[cfg(test)]
 pub(crate) mod tests;
+
+impl Component for LearnState {
+    fn name(&self) -> &'static str {
+        "LEARN"
+    }
+
+    /// Moving through the game would give the answers away.
+    fn takes(&self, command: Command) -> bool {
+        use Command::*;
+        matches!(
+            command,
+            Flip | Save | WriteGame | CopyFen | CopyPgn | Takeback | Hint | NewGame
+        )
+    }
+
+    fn command_help(&self, command: Command) -> Option<&'static str> {
+        match command {
+            Command::Takeback => Some("try again after a wrong move"),
+            Command::Hint => Some("show the better line"),
+            Command::NewGame => Some("next puzzle"),
+            Command::ModeAnalyse => Some("stop: back to analysing the game"),
+            _ => None,
+        }
+    }
+
+    fn suggested(&self) -> &'static [(Command, &'static str)] {
+        &[
+            (Command::Hint, "show"),
+            (Command::Takeback, "retry"),
+            (Command::NewGame, "next"),
+            (Command::ModeAnalyse, "stop"),
+        ]
+    }
+
+    fn can_move(&self, app: &App) -> bool {
+        self.can_try() && app.game.current_node() == self.puzzle().node
+    }
+
+    /// The position after a tried move, to grade it.
+    fn wanted_search(&self, _app: &App) -> Option<Wanted> {
+        match self.attempt {
+            Attempt::Grading(m) => Some((
+                Purpose::Grade(m),
+                self.puzzle().node,
+                GoLimits::MoveTime(GRADE_TIME),
+            )),
+            _ => None,
+        }
+    }
+}

@@ -8,9 +8,11 @@
 pub mod action;
 pub mod app;
 pub mod autosave;
+mod board_input;
 pub mod browse;
 pub mod clock;
 mod commands;
+mod component;
 pub mod config;
 mod confirm;
 mod database;

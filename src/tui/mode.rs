@@ -22,18 +22,9 @@ pub enum Mode {
     Learn(LearnState),
 }
 
-impl Mode {
-    pub fn name(&self) -> &'static str {
-        match self {
-            Mode::Play(_) => "PLAY",
-            Mode::Analyse(_) => "ANALYSE",
-            Mode::Setup(_) => "SET UP",
-            Mode::Browse => "BROWSE",
-            Mode::Endgame(_) => "ENDGAME",
-            Mode::Learn(_) => "LEARN",
-        }
-    }
-}
+/// Browse mode keeps its file in `App::library`.
+#[derive(Clone, Copy, Debug)]
+pub struct BrowseState;
 
 #[derive(Clone, Debug)]
 pub struct PlayState {

@@ -9,14 +9,14 @@ use super::{endgame, learn, undo};
 
 /// Plays a legal move from the user.
 pub fn make_move(app: &mut App, m: Move) {
-    app.selected = None;
+    app.board.select(None);
     app.hint = None;
     app.lines.reset_cursor();
-    app.input.clear();
+    app.board.clear_typed();
     if let Mode::Learn(_) = app.mode {
         return learn::attempt(app, m);
     }
-    if !app.can_move() {
+    if !app.mode.component().can_move(app) {
         let why = not_your_move(app);
         app.info(why);
         return;

@@ -5,8 +5,14 @@ use std::time::Instant;
 
 use crate::chess::{Color, Move};
 
+use super::app::Purpose;
 use super::app::{App, Effect, Mode};
+use super::component::{Component, Wanted, board_command};
 use super::config::{ColorChoice, Config};
+use super::keymap::Command;
+use super::mode::PlayState;
+use crate::chess::Position;
+use crate::engines::service::GoLimits;
 use crate::game::NodeId;
 
 use super::clock::TimeControl;
@@ -149,7 +155,7 @@ pub fn takeback(app: &mut App) {
         return app.info("nothing to take back");
     }
     app.game.goto(app.game.main_end());
-    app.selected = None;
+    app.board.select(None);
     app.hint = None;
     if let Mode::Play(p) = &mut app.mode {
         p.recorded = false;
@@ -253,3 +259,60 @@ mod tests;
 
 #[cfg(test)]
 mod ponder_tests;
+
+impl Component for PlayState {
+    fn name(&self) -> &'static str {
+        "PLAY"
+    }
+
+    fn takes(&self, command: Command) -> bool {
+        use Command::*;
+        board_command(command) || matches!(command, Takeback | Hint | NewGame | Resign | OfferDraw)
+    }
+
+    fn suggested(&self) -> &'static [(Command, &'static str)] {
+        &[
+            (Command::Takeback, "takeback"),
+            (Command::Hint, "hint"),
+            (Command::Resign, "resign"),
+            (Command::NewGame, "new"),
+        ]
+    }
+
+    fn can_move(&self, app: &App) -> bool {
+        app.game.at_main_end() && app.game.end().is_none() && app.position().turn() == self.human
+    }
+
+    /// The opponent's move on its turn; on the player's, a hint asked for, else pondering on
+    /// the reply it expects.
+    fn wanted_search(&self, app: &App) -> Option<Wanted> {
+        let end = app.game.main_end();
+        if app.game.end().is_some() {
+            None
+        } else if app.game.last().turn() != self.human {
+            Some((Purpose::Opponent, end, app.opponent_limits()))
+        } else if self.hint_pending {
+            Some((
+                Purpose::Hint,
+                end,
+                GoLimits::MoveTime(std::time::Duration::from_secs(1)),
+            ))
+        } else if let Some((node, reply)) = self.expected
+            && app.config.ponder
+            && node == end
+            && ponder_root(app, node, reply).is_some()
+        {
+            // The limits the engine will have after the expected reply: its own clock is
+            // stopped now, and starts at the ponder hit.
+            Some((Purpose::Ponder(reply), end, app.opponent_limits()))
+        } else {
+            None
+        }
+    }
+}
+
+/// The position after the expected reply `reply` at `node`, if the game goes on there.
+pub fn ponder_root(app: &App, node: NodeId, reply: Move) -> Option<Position> {
+    let after = app.game.position(node).play(reply).ok()?;
+    (after.count_legal_moves() > 0).then_some(after)
+}

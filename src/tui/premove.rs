@@ -17,7 +17,7 @@ pub fn wanted(app: &App) -> bool {
 
 /// Keeps the typed move to play once the engine has moved.
 pub fn set(app: &mut App) {
-    let text = std::mem::take(&mut app.input);
+    let text = app.board.take_typed();
     if text.is_empty() {
         return;
     }
@@ -40,7 +40,7 @@ pub fn cancel(app: &mut App) {
 
 /// Plays the premove once it is the player's turn, if it is legal then; true if played.
 pub fn play(app: &mut App) -> bool {
-    if !app.can_move() {
+    if !app.mode.component().can_move(app) {
         return false;
     }
     let Mode::Play(p) = &mut app.mode else {

@@ -4,21 +4,23 @@ use crate::chess::{Piece, Position, Square};
 
 use super::action::EditKey;
 use super::app::{App, Mode, PromptKind};
+use super::component::Component;
 use super::dialog::Pending;
+use super::keymap::Command;
 use super::mode::SetupState;
 use super::prompt::open_prompt;
 use super::start::enter_analyse;
 
 pub fn enter(app: &mut App) {
     app.mode = Mode::Setup(SetupState::from_position(app.position()));
-    app.selected = None;
+    app.board.select(None);
 }
 
 pub fn key(app: &mut App, key: EditKey) {
     let Mode::Setup(s) = &mut app.mode else {
         return;
     };
-    let flip = app.flipped;
+    let flip = app.board.flipped();
     let step = |sq: Square, df: i32, dr: i32| {
         let (df, dr) = if flip { (-df, -dr) } else { (df, dr) };
         let f = (sq.file().index() as i32 + df).clamp(0, 7);
@@ -80,5 +82,33 @@ mod tests {
         assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1");
         s.toggle_castling(0);
         assert!(s.build().unwrap_err().contains("castling"));
+    }
+}
+
+impl Component for SetupState {
+    fn name(&self) -> &'static str {
+        "SET UP"
+    }
+
+    /// Its own keys do the work (listed below the commands).
+    fn takes(&self, _command: Command) -> bool {
+        false
+    }
+
+    fn own_keys(&self) -> &'static [&'static str] {
+        &[
+            "PNBRQK/pnbrqk  put a piece on the cursor's square",
+            "  x/space/bs  clear the square",
+            "      arrows  move the cursor",
+            "       tab/w  side to move",
+            "         1-4  castling rights K Q k q",
+            "           c  empty board;  s  start position",
+            "           f  type a FEN",
+            "       enter  done: analyse the position;  esc  cancel",
+        ]
+    }
+
+    fn can_move(&self, _app: &App) -> bool {
+        false
     }
 }

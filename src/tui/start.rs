@@ -136,7 +136,7 @@ pub fn start_play(app: &mut App, start: Position, human: Color, tc: TimeControl,
         premove: None,
     });
     play::set_headers(app);
-    app.flipped = human == Color::Black;
+    app.board.face(human);
     reset_view(app);
     set_engine_options(app);
     app.info(format!(
@@ -213,9 +213,9 @@ fn resume_analysis(app: &mut App, saved: &Saved, pgn: &str) {
 }
 
 fn reset_view(app: &mut App) {
-    app.selected = None;
+    app.board.select(None);
     app.hint = None;
-    app.input.clear();
+    app.board.clear_typed();
     app.lines.clear();
     app.saved = true;
     app.history.clear();

@@ -187,7 +187,7 @@ fn takeback_while_the_engine_thinks_cancels_its_search() {
     let (id, _, _) = take_go(&mut app).unwrap();
     keys(&mut app, "u");
     assert_eq!(sans(&app), "");
-    assert!(app.search.is_none());
+    assert!(app.searches.current().is_none());
     reply_ignored(&mut app, id);
 }
 
@@ -210,12 +210,12 @@ fn reply_ignored(app: &mut App, id: u64) {
 fn engine_moves_first_when_the_player_is_black() {
     let mut app = playing_out_of_book(Color::Black);
     super::update::settle(&mut app);
-    assert!(app.flipped);
+    assert!(app.board.flipped());
     let (id, moves, _) = take_go(&mut app).expect("engine starts");
     assert!(moves.is_empty());
     reply(&mut app, id, "g1f3");
     assert_eq!(sans(&app), "Nf3");
-    assert!(app.can_move());
+    assert!(app.mode.component().can_move(&app));
 }
 
 #[test]
@@ -232,12 +232,12 @@ fn book_moves_are_played_without_search() {
 fn typed_moves_san_uci_prefix_and_errors() {
     let mut app = playing(Color::White);
     keys(&mut app, "Nf<Tab>");
-    assert_eq!(app.input, "Nf3");
+    assert_eq!(app.board.typed(), "Nf3");
     keys(&mut app, "<Esc>");
-    assert!(app.input.is_empty());
+    assert!(app.board.typed().is_empty());
     keys(&mut app, "e9<Enter>");
     assert_eq!(app.message().unwrap().1, "e9 is not a square");
-    assert_eq!(app.input, "e9");
+    assert_eq!(app.board.typed(), "e9");
     keys(&mut app, "<BS><BS>Qh5<Enter>");
     assert_eq!(app.message().unwrap().1, "Qh5 is not legal here");
     keys(&mut app, "<Esc>g1f3<Enter>");
@@ -249,9 +249,9 @@ fn a_refused_typed_move_is_replaced_by_the_next_one_typed() {
     let mut app = playing(Color::White);
     keys(&mut app, "e5<Enter>");
     assert_eq!(app.message().unwrap().1, "e5 is not legal here");
-    assert_eq!(app.input, "e5", "kept on the line beside the error");
+    assert_eq!(app.board.typed(), "e5", "kept on the line beside the error");
     keys(&mut app, "e4");
-    assert_eq!(app.input, "e4", "not e5e4");
+    assert_eq!(app.board.typed(), "e4", "not e5e4");
     keys(&mut app, "<Enter>");
     assert_eq!(sans(&app), "e4");
 }
@@ -297,7 +297,7 @@ fn arrows_enter_and_mouse_pick_squares() {
     let mut app = playing_out_of_book(Color::White);
     // Cursor starts on e2: pick it up, go up two ranks, drop.
     keys(&mut app, "<Enter>");
-    assert_eq!(app.selected, Some(Square::E2));
+    assert_eq!(app.board.selected(), Some(Square::E2));
     assert_eq!(app.destinations().len(), 2);
     keys(&mut app, "<Up><Up><Enter>");
     assert_eq!(sans(&app), "e4");
@@ -326,7 +326,7 @@ fn promotion_asks_for_the_piece() {
     let mut app = app();
     let pos = Position::from_fen("8/1P4k1/8/8/8/8/6K1/8 w - - 0 1").unwrap();
     super::start::enter_analyse_from(&mut app, pos);
-    app.cursor = Square::B7;
+    app.board.set_cursor(Square::B7);
     keys(&mut app, "<Enter><Up><Enter>");
     assert!(matches!(app.overlay, Some(Overlay::Promotion { .. })));
     keys(&mut app, "n");
@@ -343,7 +343,7 @@ fn promotion_asks_for_the_piece() {
 fn flip_resign_and_game_record() {
     let mut app = playing(Color::White);
     keys(&mut app, "r");
-    assert!(app.flipped);
+    assert!(app.board.flipped());
     keys(&mut app, "e4<Enter>");
     // Resigning asks first.
     ctrl(&mut app, 'r');
@@ -370,7 +370,7 @@ fn flip_resign_and_game_record() {
     assert!(pgn.contains("} 0-1"), "{pgn}");
     assert!(pgn.contains("[Termination \"normal\"]"), "{pgn}");
     assert!(pgn.contains("[White \"Player\"]"), "{pgn}");
-    assert!(app.search.is_none());
+    assert!(app.searches.current().is_none());
     keys(&mut app, "d4<Enter>");
     assert_eq!(sans(&app), "e4");
 }
@@ -422,13 +422,13 @@ fn flag_fall_and_draw_offer() {
 fn hint_searches_for_the_player() {
     let mut app = playing(Color::White);
     keys(&mut app, "t");
-    assert_eq!(app.search.as_ref().unwrap().purpose, Purpose::Hint);
+    assert_eq!(app.searches.current().unwrap().purpose, Purpose::Hint);
     let (id, _, limits) = take_go(&mut app).unwrap();
     assert!(matches!(limits, GoLimits::MoveTime(_)));
     reply(&mut app, id, "d2d4");
     assert_eq!(app.hint.map(|m| m.to()), Some(Square::D4));
     assert!(app.message().unwrap().1.contains("d4"));
-    assert!(app.search.is_none());
+    assert!(app.searches.current().is_none());
 }
 
 #[test]
@@ -530,7 +530,7 @@ fn analyse_mode_infinite_analysis_follows_navigation() {
         Some(app.game.current_node())
     );
     keys(&mut app, " ");
-    assert!(app.search.is_none());
+    assert!(app.searches.current().is_none());
 }
 
 #[test]
@@ -607,7 +607,7 @@ fn new_game_dialog() {
     let mut app = playing(Color::White);
     // On the player's turn n starts a knight move; Enter alone makes it the key.
     keys(&mut app, "n");
-    assert_eq!(app.input, "n");
+    assert_eq!(app.board.typed(), "n");
     keys(&mut app, "<Enter>");
     assert!(matches!(app.overlay, Some(Overlay::NewGame(_))));
     keys(&mut app, "<Right><Down><Right><Down><Left><Left><Enter>");
@@ -658,7 +658,7 @@ fn help_overlay_takes_any_key() {
     assert!(matches!(app.overlay, Some(Overlay::Help { .. })));
     keys(&mut app, "e");
     assert!(app.overlay.is_none());
-    assert!(app.input.is_empty());
+    assert!(app.board.typed().is_empty());
     assert_eq!(
         app.config.keys.command("?".parse().unwrap()),
         Some(Command::Help)
@@ -766,7 +766,7 @@ fn lower_case_knight_moves_are_typed_in_a_game() {
     let (id, _, _) = take_go(&mut app).unwrap();
     reply(&mut app, id, "d7d5");
     keys(&mut app, "r");
-    assert!(app.flipped, "r flips at once");
+    assert!(app.board.flipped(), "r flips at once");
     keys(&mut app, "q");
     assert!(
         matches!(app.overlay, Some(Overlay::ConfirmQuit)),

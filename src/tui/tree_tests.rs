@@ -579,8 +579,8 @@ fn a_whole_game_analysis_is_unsaved_work() {
     app.saved = true;
     assert!(!app.has_unsaved_work());
     ctrl(&mut app, 'a');
-    let id = app.search.as_ref().expect("the pass searches").id;
-    let node = app.search.as_ref().unwrap().node;
+    let id = app.searches.current().expect("the pass searches").id;
+    let node = app.searches.current().unwrap().node;
     let info = crate::engines::service::PvInfo {
         multipv: 1,
         score: Some(crate::game::Score::Cp(30)),

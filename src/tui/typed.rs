@@ -8,35 +8,27 @@ use super::app::App;
 use super::moves::make_move;
 
 pub fn type_move(app: &mut App, key: EditKey) {
-    let refused = std::mem::take(&mut app.input_refused);
     match key {
-        EditKey::Char(c) if !c.is_whitespace() => {
-            if refused {
-                app.input.clear();
-            }
-            app.input.push(c);
-        }
-        EditKey::Backspace => {
-            app.input.pop();
-        }
-        EditKey::Esc => app.input.clear(),
+        EditKey::Char(c) if !c.is_whitespace() => app.board.type_char(c),
+        EditKey::Backspace => app.board.backspace(),
+        EditKey::Esc => app.board.clear_typed(),
         EditKey::Tab => {
-            let matches = completions(app.position(), &app.input);
-            if let Some(prefix) = super::prompt::common_prefix(&matches) {
-                app.input = prefix;
-            }
+            let matches = completions(app.position(), app.board.typed());
+            let text = super::prompt::common_prefix(&matches)
+                .unwrap_or_else(|| app.board.typed().to_owned());
+            app.board.set_typed(text);
         }
         EditKey::Enter if key_alone(app).is_some() => {
             if let Some(command) = key_alone(app) {
-                app.input.clear();
+                app.board.clear_typed();
                 app.queued.push(super::action::Action::Command(command));
             }
         }
-        EditKey::Enter => match parse_typed(app.position(), &app.input) {
+        EditKey::Enter => match parse_typed(app.position(), app.board.typed()) {
             Ok(m) => make_move(app, m),
             Err(e) => {
                 app.error(e);
-                app.input_refused = true;
+                app.board.refuse_typed();
             }
         },
         _ => {}
@@ -48,7 +40,7 @@ pub fn type_move(app: &mut App, key: EditKey) {
 /// The typed text is one letter that is also a key (`n` started a move in a game): Enter alone
 /// does what the key does.
 pub fn key_alone(app: &App) -> Option<super::keymap::Command> {
-    let mut chars = app.input.chars();
+    let mut chars = app.board.typed().chars();
     let (Some(c), None) = (chars.next(), chars.next()) else {
         return None;
     };

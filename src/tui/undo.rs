@@ -63,7 +63,7 @@ fn step(app: &mut App, back: bool) {
 fn swap_in(app: &mut App, game: Record, saved: bool, edit: &'static str) -> Snapshot {
     let old = std::mem::replace(&mut app.game, game);
     let old_saved = std::mem::replace(&mut app.saved, saved);
-    app.selected = None;
+    app.board.select(None);
     app.hint = None;
     // Its next node may not be in the other record.
     if let Mode::Analyse(a) = &mut app.mode {

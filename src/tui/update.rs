@@ -45,16 +45,11 @@ pub fn update(app: &mut App, action: Action) {
 fn dispatch(app: &mut App, action: Action) {
     match action {
         Action::Command(c) => command(app, c),
-        Action::Cursor(df, dr) => {
-            let (df, dr) = if app.flipped { (-df, -dr) } else { (df, dr) };
-            let f = (app.cursor.file().index() as i32 + i32::from(df)).clamp(0, 7);
-            let r = (app.cursor.rank().index() as i32 + i32::from(dr)).clamp(0, 7);
-            app.cursor = Square::new((r * 8 + f) as u32);
-        }
-        Action::PickSquare => pick_square(app, app.cursor),
+        Action::Cursor(df, dr) => app.board.move_cursor(df, dr),
+        Action::PickSquare => pick_square(app, app.board.cursor()),
         Action::Cancel => {
             app.lines.reset_cursor();
-            app.selected = None;
+            app.board.select(None);
             app.hint = None;
             app.messages.dismiss();
             premove::cancel(app);
@@ -76,22 +71,20 @@ fn dispatch(app: &mut App, action: Action) {
         }
         Action::MouseDown(x, y) => {
             if let Some(sq) = square_at(app, x, y) {
-                app.cursor = sq;
+                app.board.set_cursor(sq);
                 let own =
                     app.position().piece_at(sq).map(|p| p.color) == Some(app.position().turn());
-                if app.selected.is_some() && !own {
+                if app.board.selected().is_some() && !own {
                     pick_square(app, sq);
                 } else {
                     pick_square(app, sq);
-                    app.drag_from = app.selected;
+                    app.board.start_drag();
                 }
             }
         }
         Action::MouseUp(x, y) => {
-            let from = app.drag_from.take();
-            if let (Some(from), Some(to)) = (from, square_at(app, x, y))
+            if let (Some(from), Some(to)) = (app.board.end_drag(), square_at(app, x, y))
                 && from != to
-                && app.selected == Some(from)
             {
                 pick_square(app, to);
             }
@@ -158,7 +151,7 @@ fn list_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
 
 fn square_at(app: &App, x: u16, y: u16) -> Option<Square> {
     let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
-    layout::compute(area, app.config.coordinates).square_at(x, y, app.flipped)
+    layout::compute(area, app.config.coordinates).square_at(x, y, app.board.flipped())
 }
 
 fn command(app: &mut App, c: Command) {
@@ -168,7 +161,7 @@ fn command(app: &mut App, c: Command) {
     match c {
         Command::Quit => request_quit(app),
         Command::Help => app.overlay = Some(Overlay::Help { scroll: 0 }),
-        Command::Flip => app.flipped = !app.flipped,
+        Command::Flip => app.board.flip(),
         Command::Takeback if matches!(app.mode, Mode::Endgame(_)) => endgame::takeback(app),
         Command::Takeback if matches!(app.mode, Mode::Play(_)) => play::takeback(app),
         // Outside a game there is no move to take back: `u` undoes the last edit.
@@ -255,7 +248,7 @@ fn pick_square(app: &mut App, sq: Square) {
     if let Mode::Setup(_) = app.mode {
         return;
     }
-    if let Some(from) = app.selected {
+    if let Some(from) = app.board.selected() {
         let candidates: Vec<Move> = app
             .destinations()
             .into_iter()
@@ -275,12 +268,12 @@ fn pick_square(app: &mut App, sq: Square) {
     }
     let pos = app.position();
     let own = pos.piece_at(sq).is_some_and(|p| p.color == pos.turn());
-    if !own || app.selected == Some(sq) {
-        app.selected = None;
-    } else if !app.can_move() {
+    if !own || app.board.selected() == Some(sq) {
+        app.board.select(None);
+    } else if !app.mode.component().can_move(app) {
         app.info(not_your_move(app));
     } else {
-        app.selected = Some(sq);
+        app.board.select(Some(sq));
     }
 }
 
@@ -328,7 +321,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
             });
             match (chosen, key) {
                 (Some(m), _) => make_move(app, m),
-                (None, EditKey::Esc) => app.selected = None,
+                (None, EditKey::Esc) => app.board.select(None),
                 _ => app.overlay = Some(Overlay::Promotion { from, to }),
             }
         }

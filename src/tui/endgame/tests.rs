@@ -232,7 +232,7 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
             .collect()
     };
     assert_eq!(engines(&app), [Some("sf".to_owned())]);
-    let id = app.search.as_ref().unwrap().id;
+    let id = app.searches.current().unwrap().id;
     app.effects.clear();
     update(
         &mut app,
@@ -245,7 +245,7 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
     // The analysis goes on: asked again, the engine service has the built-in engine answer,
     // and says so.
     assert_eq!(engines(&app), [Some("sf".to_owned())]);
-    let id = app.search.as_ref().unwrap().id;
+    let id = app.searches.current().unwrap().id;
     update(
         &mut app,
         Action::Engine(

@@ -44,7 +44,7 @@ pub fn si(n: u64) -> String {
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let state = match app.search.as_ref().map(|s| s.purpose) {
+    let state = match app.searches.current().map(|s| s.purpose) {
         Some(Purpose::Opponent) => "thinking",
         Some(Purpose::Hint) => "hint",
         Some(Purpose::Analysis) => "analysing",
@@ -67,7 +67,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let idle = match app.mode {
             Mode::Learn(_) => "lines hidden while solving (t shows the answer)",
             _ if app.engine_hidden() => "lines hidden until the game ends ([play] show_engine)",
-            Mode::Analyse(_) if app.lines.has_root() && app.search.is_some() => {
+            Mode::Analyse(_) if app.lines.has_root() && app.searches.current().is_some() => {
                 "the engine's lines are for another position"
             }
             Mode::Analyse(_) => "space: start analysis",

@@ -16,7 +16,7 @@ use crate::tui::typed::completions;
 pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut spans = vec![Span::styled(
-        format!(" {} ", app.mode.name()),
+        format!(" {} ", app.mode.component().name()),
         bold.add_modifier(Modifier::REVERSED),
     )];
     let pos = app.position();
@@ -157,17 +157,17 @@ pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
             ),
         ])
     } else if let Some((severity, text)) = app.message()
-        && app.input.is_empty()
+        && app.board.typed().is_empty()
     {
         Line::styled(fitted(text, area.width), message_style(app, *severity))
-    } else if !app.input.is_empty() {
+    } else if !app.board.typed().is_empty() {
         // What is wrong with the typed move, kept for correction; else the moves it may become.
         let after = match app.message() {
             Some((severity, text)) => {
                 Span::styled(format!("   {text}"), message_style(app, *severity))
             }
             None => {
-                let matches = completions(app.position(), &app.input);
+                let matches = completions(app.position(), app.board.typed());
                 let shown: Vec<String> = matches.into_iter().take(12).collect();
                 let alone = crate::tui::typed::key_alone(app)
                     .and_then(|c| COMMANDS.iter().find(|entry| entry.0 == c))
@@ -179,7 +179,7 @@ pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
         };
         Line::from(vec![
             Span::styled("move: ", Style::default().add_modifier(Modifier::BOLD)),
-            Span::raw(app.input.clone()),
+            Span::raw(app.board.typed().to_owned()),
             Span::styled("█", Style::default()),
             after,
         ])

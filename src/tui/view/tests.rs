@@ -33,7 +33,7 @@ fn text(buf: &Buffer) -> String {
 
 fn symbol_at_square(app: &App, buf: &Buffer, sq: Square) -> String {
     let areas = layout::compute(buf.area, app.config.coordinates);
-    let r = areas.square_rect(sq, app.flipped);
+    let r = areas.square_rect(sq, app.board.flipped());
     buf[(r.x + r.width / 2, r.y + r.height / 2)]
         .symbol()
         .to_owned()
@@ -103,7 +103,7 @@ fn board_move_list_engine_and_graph_at_several_sizes() {
 #[test]
 fn flipped_ascii_and_no_color() {
     let mut app = sample();
-    app.flipped = true;
+    app.board.flip();
     app.config.ascii = true;
     app.colors = false;
     let buf = draw(&app, 80, 24);
