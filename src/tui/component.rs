@@ -1,6 +1,6 @@
-//! The modes behind one trait: what each tells the rest of the interface (its name, which
-//! commands it takes and what its own keys do, whether the user may move, what it wants the
-//! engine to search). Each mode's part implements it beside the code that changes the mode's
+//! The modes behind one trait: the commands each takes first, and what each tells the rest of
+//! the interface (its name, which commands it takes and what its own keys do, whether the user
+//! may move, what it wants the engine to search). Each mode's part implements it beside the code that changes the mode's
 //! state: `play`, `edit` (analyse), `setup`, `browse`, `endgame`, `learn`.
 
 use crate::engines::service::GoLimits;
@@ -8,7 +8,9 @@ use crate::game::NodeId;
 
 use super::app::{App, Purpose};
 use super::keymap::Command;
-use super::mode::{BrowseState, Mode};
+use super::mode::{
+    AnalyseState, BrowseState, EndgameState, LearnState, Mode, PlayState, SetupState,
+};
 
 /// A search a mode wants: why, at which node of the game, and how long.
 pub type Wanted = (Purpose, NodeId, GoLimits);
@@ -42,6 +44,27 @@ pub trait Component {
     /// What the engine should be searching now, if anything.
     fn wanted_search(&self, _app: &App) -> Option<Wanted> {
         None
+    }
+
+    /// Takes a command before the keys every mode shares: whether it did. (Not a method: the
+    /// mode's state is part of the `App` it changes.)
+    fn command(_app: &mut App, _command: Command) -> bool
+    where
+        Self: Sized,
+    {
+        false
+    }
+}
+
+/// Hands a command to the current mode first: whether it took it.
+pub fn mode_command(app: &mut App, command: Command) -> bool {
+    match app.mode {
+        Mode::Play(_) => PlayState::command(app, command),
+        Mode::Analyse(_) => AnalyseState::command(app, command),
+        Mode::Setup(_) => SetupState::command(app, command),
+        Mode::Browse => BrowseState::command(app, command),
+        Mode::Endgame(_) => EndgameState::command(app, command),
+        Mode::Learn(_) => LearnState::command(app, command),
     }
 }
 

@@ -193,6 +193,17 @@ impl Component for AnalyseState {
         true
     }
 
+    fn command(app: &mut App, command: Command) -> bool {
+        match (command, &mut app.mode) {
+            (Command::ToggleAnalysis, Mode::Analyse(a)) => {
+                a.infinite = !a.infinite;
+                a.game_pass = None;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// The next move of the whole-game pass, else the shown position while analysis is on.
     fn wanted_search(&self, app: &App) -> Option<Wanted> {
         match self.game_pass {

@@ -170,7 +170,7 @@ pub fn settle(app: &mut App) {
 }
 
 /// Takes back the user's last move (and the defender's reply).
-pub fn takeback(app: &mut App) {
+fn takeback(app: &mut App) {
     let Mode::Endgame(e) = &app.mode else {
         return;
     };
@@ -199,7 +199,7 @@ pub fn takeback(app: &mut App) {
 }
 
 /// The best move of the shown position, from the tables.
-pub fn hint(app: &mut App) {
+fn hint(app: &mut App) {
     let pos = app.position().clone();
     match app.tb.view_now(&pos) {
         Some(Ok(view)) => match view.ranking.moves.first() {
@@ -220,7 +220,7 @@ pub fn hint(app: &mut App) {
 }
 
 /// `n` in endgame mode: a new position of the same material (or the same FEN again).
-pub fn again(app: &mut App) {
+fn again(app: &mut App) {
     let Mode::Endgame(e) = &app.mode else {
         return;
     };
@@ -256,5 +256,15 @@ impl Component for EndgameState {
 
     fn can_move(&self, app: &App) -> bool {
         app.game.at_main_end() && app.game.end().is_none() && app.position().turn() == self.user
+    }
+
+    fn command(app: &mut App, command: Command) -> bool {
+        match command {
+            Command::Takeback => takeback(app),
+            Command::Hint => hint(app),
+            Command::NewGame => again(app),
+            _ => return false,
+        }
+        true
     }
 }

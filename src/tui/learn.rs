@@ -116,7 +116,7 @@ fn show_puzzle(app: &mut App) {
 /// The keys that mean something else while solving: `u` retries, `t` shows, `n` goes on, F2
 /// leaves; moving through or editing the game would give answers away. Returns whether the
 /// command was taken.
-pub fn command(app: &mut App, c: Command) -> bool {
+fn command(app: &mut App, c: Command) -> bool {
     let Mode::Learn(l) = &mut app.mode else {
         return false;
     };
@@ -355,6 +355,10 @@ impl Component for LearnState {
 
     fn can_move(&self, app: &App) -> bool {
         self.can_try() && app.game.current_node() == self.puzzle().node
+    }
+
+    fn command(app: &mut App, c: Command) -> bool {
+        command(app, c)
     }
 
     /// The position after a tried move, to grade it.

@@ -132,7 +132,7 @@ pub fn engine_moved(app: &mut App, at: NodeId, best: Option<Move>, ponder: Optio
     app.effects.push(Effect::Autosave(app.snapshot().to_text()));
 }
 
-pub fn takeback(app: &mut App) {
+fn takeback(app: &mut App) {
     let Some(human) = app.human() else {
         return;
     };
@@ -167,14 +167,13 @@ pub fn takeback(app: &mut App) {
     app.info("took back your last move");
 }
 
-pub fn hint(app: &mut App) {
+fn hint(app: &mut App) {
     match &mut app.mode {
         Mode::Play(p) if app.game.end().is_none() && app.game.last().turn() == p.human => {
             p.hint_pending = true;
             app.info("thinking about a hint...");
         }
-        Mode::Play(_) => app.info("a hint is for your move"),
-        _ => app.info("hints are for play mode; space starts the engine here"),
+        _ => app.info("a hint is for your move"),
     }
 }
 
@@ -188,9 +187,9 @@ pub fn resign(app: &mut App) {
     }
 }
 
-pub fn offer_draw(app: &mut App) {
+fn offer_draw(app: &mut App) {
     let Mode::Play(p) = &app.mode else {
-        return app.info("no game in progress");
+        return;
     };
     if app.game.end().is_some() {
         return app.info("the game is over");
@@ -281,6 +280,16 @@ impl Component for PlayState {
 
     fn can_move(&self, app: &App) -> bool {
         app.game.at_main_end() && app.game.end().is_none() && app.position().turn() == self.human
+    }
+
+    fn command(app: &mut App, command: Command) -> bool {
+        match command {
+            Command::Takeback => takeback(app),
+            Command::Hint => hint(app),
+            Command::OfferDraw => offer_draw(app),
+            _ => return false,
+        }
+        true
     }
 
     /// The opponent's move on its turn; on the player's, a hint asked for, else pondering on

@@ -9,6 +9,7 @@ use crate::game::NodeId;
 use super::action::{Action, EditKey};
 use super::app::{App, Effect, Mode, Overlay, Prompt, PromptKind, promotion_role};
 use super::browse;
+use super::component::mode_command;
 use super::confirm;
 use super::dialog::Pending;
 use super::game::king_target;
@@ -17,8 +18,8 @@ use super::layout;
 use super::moves::{make_move, not_your_move};
 use super::prompt::open_prompt;
 use super::{
-    commands, database, edit, endgame, engine_sync, learn, play, premove, saving, setup, start,
-    typed, undo,
+    commands, database, edit, endgame, engine_sync, play, premove, saving, setup, start, typed,
+    undo,
 };
 
 pub fn update(app: &mut App, action: Action) {
@@ -155,36 +156,26 @@ fn square_at(app: &App, x: u16, y: u16) -> Option<Square> {
 }
 
 fn command(app: &mut App, c: Command) {
-    if learn::command(app, c) || edit::command(app, c) {
+    if mode_command(app, c) || edit::command(app, c) {
         return;
     }
     match c {
         Command::Quit => request_quit(app),
         Command::Help => app.overlay = Some(Overlay::Help { scroll: 0 }),
         Command::Flip => app.board.flip(),
-        Command::Takeback if matches!(app.mode, Mode::Endgame(_)) => endgame::takeback(app),
-        Command::Takeback if matches!(app.mode, Mode::Play(_)) => play::takeback(app),
         // Outside a game there is no move to take back: `u` undoes the last edit.
         Command::Takeback | Command::Undo => undo::undo(app),
         Command::Redo => undo::redo(app),
-        Command::Hint if matches!(app.mode, Mode::Endgame(_)) => endgame::hint(app),
-        Command::Hint => play::hint(app),
+        Command::Hint => app.info("hints are for play mode; space starts the engine here"),
         Command::NextMove => app.navigate(app.game.tree().next(app.game.current_node())),
         Command::PrevMove => app.navigate(app.game.tree().previous(app.game.current_node())),
         Command::FirstMove => app.navigate(Some(NodeId::ROOT)),
         Command::LastMove => app.navigate(Some(app.game.tree().end(app.game.current_node()))),
-        Command::ToggleAnalysis => match &mut app.mode {
-            Mode::Analyse(a) => {
-                a.infinite = !a.infinite;
-                a.game_pass = None;
-            }
-            _ => app.info("analysis runs in analyse mode (f2)"),
-        },
-        Command::NewGame if matches!(app.mode, Mode::Endgame(_)) => endgame::again(app),
+        Command::ToggleAnalysis => app.info("analysis runs in analyse mode (f2)"),
         Command::NewGame => app.ask_or_do(Pending::NewGame),
         Command::CommandLine => open_prompt(app, PromptKind::Command),
         Command::Resign => app.ask_or_do(Pending::Resign),
-        Command::OfferDraw => play::offer_draw(app),
+        Command::OfferDraw => app.info("no game in progress"),
         Command::AnalyseGame => start_game_pass(app),
         Command::PvNext | Command::PvPrev => step_pv(app, c == Command::PvNext),
         Command::Save => open_prompt(app, PromptKind::SaveAs),
