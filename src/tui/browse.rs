@@ -43,38 +43,51 @@ fn page(app: &App) -> usize {
     usize::from(app.size.1.saturating_sub(6)).max(1)
 }
 
+/// What a key of browse mode asks of the rest of the interface.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BrowseRequest {
+    /// Read the highlighted game.
+    Open,
+    /// Back to the board.
+    Leave,
+}
+
+impl Library {
+    /// A key of the game list, `page` rows tall: moves in it and edits the filter here, or
+    /// says what the rest of the interface should do.
+    pub fn key(&mut self, key: EditKey, page: usize) -> Option<BrowseRequest> {
+        let last = self.matches.len().saturating_sub(1);
+        if let Some(row) = key.moved(self.selected, last, page) {
+            self.selected = row;
+            return None;
+        }
+        match key {
+            EditKey::Char(c) => {
+                self.filter.push(c);
+                self.refilter(true);
+            }
+            EditKey::Backspace if self.filter.pop().is_some() => self.refilter(false),
+            EditKey::Ctrl('u') | EditKey::Esc if !self.filter.is_empty() => {
+                self.filter.clear();
+                self.refilter(false);
+            }
+            EditKey::Enter => return Some(BrowseRequest::Open),
+            EditKey::Esc => return Some(BrowseRequest::Leave),
+            _ => {}
+        }
+        None
+    }
+}
+
 pub fn key(app: &mut App, key: EditKey) {
     let page = page(app);
     let Some(lib) = app.library.as_mut() else {
         return;
     };
-    let last = lib.matches.len().saturating_sub(1);
-    if let Some(row) = key.moved(lib.selected, last, page) {
-        lib.selected = row;
-        return;
-    }
-    match key {
-        EditKey::Char(c) => {
-            lib.filter.push(c);
-            lib.refilter(true);
-        }
-        EditKey::Backspace => {
-            let shorter = lib.filter.pop().is_some();
-            if shorter {
-                lib.refilter(false);
-            }
-        }
-        EditKey::Ctrl('u') if !lib.filter.is_empty() => {
-            lib.filter.clear();
-            lib.refilter(false);
-        }
-        EditKey::Enter => open_selected(app),
-        EditKey::Esc if !lib.filter.is_empty() => {
-            lib.filter.clear();
-            lib.refilter(false);
-        }
-        EditKey::Esc => start::enter_analyse(app),
-        _ => {}
+    match lib.key(key, page) {
+        None => {}
+        Some(BrowseRequest::Open) => open_selected(app),
+        Some(BrowseRequest::Leave) => start::enter_analyse(app),
     }
 }
 
@@ -227,5 +240,34 @@ impl Component for BrowseState {
 
     fn can_move(&self, _app: &App) -> bool {
         false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::GameIndex;
+
+    #[test]
+    fn keys_move_in_the_list_filter_it_and_ask_for_the_rest() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("three.pgn");
+        let game = |white: &str| format!("[White \"{white}\"]\n[Black \"Ng\"]\n\n1. e4 e5 *\n\n");
+        std::fs::write(&path, game("Anna") + &game("Bea") + &game("Anya")).unwrap();
+        let index = Arc::new(GameIndex::build(&path).unwrap());
+        let mut lib = Library::new(path, index);
+        assert_eq!(lib.key(EditKey::Down, 10), None);
+        assert_eq!(lib.selected, 1);
+        assert_eq!(lib.key(EditKey::Char('a'), 10), None);
+        assert_eq!(lib.key(EditKey::Char('n'), 10), None);
+        assert_eq!(lib.matches.len(), 2, "Anna and Anya");
+        assert_eq!(
+            lib.key(EditKey::Esc, 10),
+            None,
+            "esc clears the filter first"
+        );
+        assert_eq!(lib.matches.len(), 3);
+        assert_eq!(lib.key(EditKey::Enter, 10), Some(BrowseRequest::Open));
+        assert_eq!(lib.key(EditKey::Esc, 10), Some(BrowseRequest::Leave));
     }
 }

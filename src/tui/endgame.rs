@@ -233,9 +233,6 @@ fn again(app: &mut App) {
     }
 }
 
-#[cfg(test)]
-mod tests;
-
 impl Component for EndgameState {
     fn name(&self) -> &'static str {
         "ENDGAME"
@@ -268,3 +265,6 @@ impl Component for EndgameState {
         true
     }
 }
+
+#[cfg(test)]
+mod tests;

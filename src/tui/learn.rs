@@ -317,9 +317,6 @@ pub fn parse_side(arg: Option<&str>) -> Result<Option<Color>, String> {
     }
 }
 
-#[cfg(test)]
-pub(crate) mod tests;
-
 impl Component for LearnState {
     fn name(&self) -> &'static str {
         "LEARN"
@@ -373,3 +370,6 @@ impl Component for LearnState {
         }
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests;

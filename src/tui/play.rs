@@ -253,12 +253,6 @@ pub fn today() -> String {
     format!("{y:04}.{m:02}.{d:02}")
 }
 
-#[cfg(test)]
-mod tests;
-
-#[cfg(test)]
-mod ponder_tests;
-
 impl Component for PlayState {
     fn name(&self) -> &'static str {
         "PLAY"
@@ -325,3 +319,9 @@ pub fn ponder_root(app: &App, node: NodeId, reply: Move) -> Option<Position> {
     let after = app.game.position(node).play(reply).ok()?;
     (after.count_legal_moves() > 0).then_some(after)
 }
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+mod ponder_tests;

@@ -16,42 +16,92 @@ pub fn enter(app: &mut App) {
     app.board.select(None);
 }
 
+/// What a key of set-up mode asks of the rest of the interface.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupRequest {
+    /// Type the position as FEN at the prompt.
+    TypeFen,
+    /// Analyse this position (asking first if work would be lost).
+    Done(Box<Position>),
+    Cancel,
+}
+
+impl SetupState {
+    /// A key of set-up mode, on a board seen from Black's side when `flipped`: edits the
+    /// position here, or says what the rest of the interface should do.
+    pub fn key(&mut self, key: EditKey, flipped: bool) -> Option<SetupRequest> {
+        let step = |sq: Square, df: i32, dr: i32| {
+            let (df, dr) = if flipped { (-df, -dr) } else { (df, dr) };
+            let f = (sq.file().index() as i32 + df).clamp(0, 7);
+            let r = (sq.rank().index() as i32 + dr).clamp(0, 7);
+            Square::new((r * 8 + f) as u32)
+        };
+        match key {
+            EditKey::Left => self.cursor = step(self.cursor, -1, 0),
+            EditKey::Right => self.cursor = step(self.cursor, 1, 0),
+            EditKey::Up => self.cursor = step(self.cursor, 0, 1),
+            EditKey::Down => self.cursor = step(self.cursor, 0, -1),
+            EditKey::Char(' ' | 'x') | EditKey::Backspace => self.put(None),
+            EditKey::Char(
+                c @ ('p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K'),
+            ) => self.put(Piece::from_char(c)),
+            EditKey::Tab | EditKey::Char('w') => self.toggle_turn(),
+            EditKey::Char(c @ '1'..='4') => self.toggle_castling(c as usize - '1' as usize),
+            EditKey::Char('c') => self.clear(),
+            EditKey::Char('s') => *self = SetupState::from_position(&Position::startpos()),
+            EditKey::Char('f') => return Some(SetupRequest::TypeFen),
+            EditKey::Enter => match self.build() {
+                Ok(pos) => return Some(SetupRequest::Done(Box::new(pos))),
+                Err(e) => self.error = Some(e),
+            },
+            EditKey::Esc => return Some(SetupRequest::Cancel),
+            _ => {}
+        }
+        None
+    }
+}
+
 pub fn key(app: &mut App, key: EditKey) {
+    let flipped = app.board.flipped();
     let Mode::Setup(s) = &mut app.mode else {
         return;
     };
-    let flip = app.board.flipped();
-    let step = |sq: Square, df: i32, dr: i32| {
-        let (df, dr) = if flip { (-df, -dr) } else { (df, dr) };
-        let f = (sq.file().index() as i32 + df).clamp(0, 7);
-        let r = (sq.rank().index() as i32 + dr).clamp(0, 7);
-        Square::new((r * 8 + f) as u32)
-    };
-    match key {
-        EditKey::Left => s.cursor = step(s.cursor, -1, 0),
-        EditKey::Right => s.cursor = step(s.cursor, 1, 0),
-        EditKey::Up => s.cursor = step(s.cursor, 0, 1),
-        EditKey::Down => s.cursor = step(s.cursor, 0, -1),
-        EditKey::Char(' ' | 'x') | EditKey::Backspace => s.put(None),
-        EditKey::Char(
-            c @ ('p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K'),
-        ) => {
-            s.put(Piece::from_char(c));
-        }
-        EditKey::Tab | EditKey::Char('w') => s.toggle_turn(),
-        EditKey::Char(c @ '1'..='4') => s.toggle_castling(c as usize - '1' as usize),
-        EditKey::Char('c') => s.clear(),
-        EditKey::Char('s') => *s = SetupState::from_position(&Position::startpos()),
-        EditKey::Char('f') => open_prompt(app, PromptKind::Fen),
-        EditKey::Enter => match s.build() {
-            Ok(pos) => app.ask_or_do(Pending::Position(
-                Box::new(pos),
-                "position set up; space starts the engine, n plays it",
-            )),
-            Err(e) => s.error = Some(e),
-        },
-        EditKey::Esc => enter_analyse(app),
-        _ => {}
+    match s.key(key, flipped) {
+        None => {}
+        Some(SetupRequest::TypeFen) => open_prompt(app, PromptKind::Fen),
+        Some(SetupRequest::Done(pos)) => app.ask_or_do(Pending::Position(
+            pos,
+            "position set up; space starts the engine, n plays it",
+        )),
+        Some(SetupRequest::Cancel) => enter_analyse(app),
+    }
+}
+
+impl Component for SetupState {
+    fn name(&self) -> &'static str {
+        "SET UP"
+    }
+
+    /// Its own keys do the work (listed below the commands).
+    fn takes(&self, _command: Command) -> bool {
+        false
+    }
+
+    fn own_keys(&self) -> &'static [&'static str] {
+        &[
+            "PNBRQK/pnbrqk  put a piece on the cursor's square",
+            "  x/space/bs  clear the square",
+            "      arrows  move the cursor",
+            "       tab/w  side to move",
+            "         1-4  castling rights K Q k q",
+            "           c  empty board;  s  start position",
+            "           f  type a FEN",
+            "       enter  done: analyse the position;  esc  cancel",
+        ]
+    }
+
+    fn can_move(&self, _app: &App) -> bool {
+        false
     }
 }
 
@@ -83,32 +133,34 @@ mod tests {
         s.toggle_castling(0);
         assert!(s.build().unwrap_err().contains("castling"));
     }
-}
 
-impl Component for SetupState {
-    fn name(&self) -> &'static str {
-        "SET UP"
-    }
-
-    /// Its own keys do the work (listed below the commands).
-    fn takes(&self, _command: Command) -> bool {
-        false
-    }
-
-    fn own_keys(&self) -> &'static [&'static str] {
-        &[
-            "PNBRQK/pnbrqk  put a piece on the cursor's square",
-            "  x/space/bs  clear the square",
-            "      arrows  move the cursor",
-            "       tab/w  side to move",
-            "         1-4  castling rights K Q k q",
-            "           c  empty board;  s  start position",
-            "           f  type a FEN",
-            "       enter  done: analyse the position;  esc  cancel",
-        ]
-    }
-
-    fn can_move(&self, _app: &App) -> bool {
-        false
+    #[test]
+    fn keys_edit_the_board_and_ask_for_the_rest() {
+        let mut s = SetupState::from_position(&Position::startpos());
+        assert_eq!(s.key(EditKey::Char('c'), false), None);
+        assert_eq!(s.key(EditKey::Char('K'), false), None);
+        assert_eq!(
+            s.piece_at(Square::E1),
+            Some(Piece::new(Color::White, Role::King))
+        );
+        assert_eq!(s.key(EditKey::Enter, false), None);
+        assert!(s.error.is_some(), "no black king yet");
+        s.key(EditKey::Down, true);
+        assert_eq!(
+            s.cursor,
+            Square::E2,
+            "down on a turned board goes up the ranks"
+        );
+        s.cursor = Square::E8;
+        s.key(EditKey::Char('k'), false);
+        let Some(SetupRequest::Done(pos)) = s.key(EditKey::Enter, false) else {
+            panic!("{:?}", s.error);
+        };
+        assert_eq!(pos.fen(), "4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+        assert_eq!(
+            s.key(EditKey::Char('f'), false),
+            Some(SetupRequest::TypeFen)
+        );
+        assert_eq!(s.key(EditKey::Esc, false), Some(SetupRequest::Cancel));
     }
 }
