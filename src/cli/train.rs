@@ -11,7 +11,7 @@ use kibitzer::engine::nnue::train::{
     Mix, Model, Target, TrainConfig, evaluate_loss, held_out_len, train,
 };
 use kibitzer::engine::nnue::{
-    BUCKET_RANGE, Network, SCALE, SCALE_RANGE, format, valid_hidden_width,
+    BUCKET_RANGE, KING_BUCKETS, Network, SCALE, SCALE_RANGE, format, valid_hidden_width,
 };
 use kibitzer::game::AtomicFile;
 
@@ -30,6 +30,10 @@ pub struct TrainArgs {
     /// of men on the board.
     #[arg(long, default_value_t = 1)]
     buckets: usize,
+    /// Sets of first-layer inputs by where each side's own king stands (1, 4 or 8): with more
+    /// than one, each side sees the board mirrored so its king is on files a-d.
+    #[arg(long, default_value_t = 1)]
+    king_buckets: usize,
     #[arg(long, default_value_t = 10)]
     epochs: usize,
     #[arg(long, default_value_t = 16_384)]
@@ -110,6 +114,9 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     if !BUCKET_RANGE.contains(&args.buckets) {
         bail!("--buckets must be from 1 to 16");
     }
+    if !KING_BUCKETS.contains(&args.king_buckets) {
+        bail!("--king-buckets must be 1, 4 or 8");
+    }
     let records = super::read_training_data(&args.data)?;
     if records.len() < 2 {
         bail!(
@@ -155,7 +162,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
                     args.hidden
                 );
             }
-            match (model.buckets(), args.buckets) {
+            let model = match (model.buckets(), args.buckets) {
                 (have, want) if have == want => model,
                 (1, want) => model.with_buckets(want),
                 (have, want) => bail!(
@@ -163,9 +170,20 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
                      can start one with them)",
                     path.display()
                 ),
+            };
+            match (model.king_buckets(), args.king_buckets) {
+                (have, want) if have == want => model,
+                (1, want) => model.with_king_buckets(want),
+                (have, want) => bail!(
+                    "{} has {have} king buckets, not {want} (only a network without king \
+                     buckets can start one with them)",
+                    path.display()
+                ),
             }
         }
-        None => Model::new(args.hidden, args.buckets, args.seed),
+        None => {
+            Model::new(args.hidden, args.buckets, args.seed).with_king_buckets(args.king_buckets)
+        }
     };
     let config = TrainConfig {
         hidden: args.hidden,
@@ -189,7 +207,8 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         ..TrainConfig::default()
     };
     eprintln!(
-        "training (768 -> {}) x 2 -> 1 x {} buckets on {} positions{}, {} epochs, {} threads",
+        "training (768 x {} -> {}) x 2 -> 1 x {} buckets on {} positions{}, {} epochs, {} threads",
+        model.king_buckets(),
         config.hidden,
         config.buckets,
         records.len(),

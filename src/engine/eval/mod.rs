@@ -134,8 +134,9 @@ impl Evaluation {
                     HandCrafted.evaluate(pos),
                 );
                 format!(
-                    "NNUE (768 -> {})x2 -> 1{}, SCReLU: {net} cp\nHand-crafted: {hce} cp\n\
+                    "NNUE ({} -> {})x2 -> 1{}, SCReLU: {net} cp\nHand-crafted: {hce} cp\n\
                      Evaluation (side to move, {hce_share}% hand-crafted): {} cp",
+                    inputs_note(network),
                     network.hidden(),
                     buckets_note(network),
                     mix(net, *hce_share, || hce)
@@ -192,6 +193,14 @@ impl fmt::Debug for Evaluation {
 }
 
 /// ", 8 output buckets" where the network has them.
+/// "768", or "768 x 4" with king buckets.
+fn inputs_note(network: &Network) -> String {
+    match network.king_buckets() {
+        1 => "768".to_owned(),
+        n => format!("768 x {n}"),
+    }
+}
+
 fn buckets_note(network: &Network) -> String {
     match network.buckets() {
         1 => String::new(),
@@ -210,7 +219,8 @@ impl fmt::Display for Evaluation {
             } => {
                 write!(
                     f,
-                    "NNUE {source} (768 -> {})x2 -> 1{}",
+                    "NNUE {source} ({} -> {})x2 -> 1{}",
+                    inputs_note(network),
                     network.hidden(),
                     buckets_note(network)
                 )?;

@@ -3,17 +3,23 @@
 
 use crate::chess::{CastlingSide, Color, Move, MoveKind, Piece, Position, Role, Square};
 
-use super::network::{Network, active_features, feature_index};
+use super::network::{KingFrame, Network, active_features};
 use super::simd;
 
-/// First-layer sums for White's and Black's perspective, and the move that led here from the
-/// accumulator below. The sums are computed only when the position is evaluated: many nodes are
-/// left (a transposition-table cutoff, a draw) before they evaluate.
-#[derive(Clone, Default)]
+/// First-layer sums for White's and Black's perspective, the move that led here from the
+/// accumulator below and where the kings stand after it. The sums are computed only when the
+/// position is evaluated: many nodes are left (a transposition-table cutoff, a draw) before
+/// they evaluate.
+#[derive(Clone)]
 struct Accumulator {
     by_perspective: [Vec<i16>; 2],
     delta: Delta,
-    computed: bool,
+    /// By perspective.
+    computed: [bool; 2],
+    /// By perspective: where its features go, fixed by its king's square.
+    frames: [KingFrame; 2],
+    /// By colour.
+    kings: [Square; 2],
 }
 
 /// What a move changes on the board: up to two pieces appear and two disappear (castling,
@@ -78,14 +84,19 @@ pub struct NnueState {
 
 impl NnueState {
     /// A stack deep enough for `max_ply` moves below the root. Its root holds the empty board's
-    /// sums (the biases) until `refresh` sets a position, so it is always computed.
+    /// sums (the biases, kings on e1 and e8) until `refresh` sets a position, so it is always
+    /// computed.
     pub fn new(net: &Network, max_ply: usize) -> NnueState {
+        let kings = [Square::E1, Square::E8];
         let empty = Accumulator {
             by_perspective: [net.feature_bias.clone(), net.feature_bias.clone()],
-            ..Accumulator::default()
+            delta: Delta::default(),
+            computed: [false; 2],
+            frames: Color::ALL.map(|c| KingFrame::new(net.king_buckets(), c, kings[c.index()])),
+            kings,
         };
         let mut stack = vec![empty; max_ply + 1];
-        stack[0].computed = true;
+        stack[0].computed = [true; 2];
         NnueState { stack, top: 0 }
     }
 
@@ -93,14 +104,21 @@ impl NnueState {
     pub fn refresh(&mut self, net: &Network, pos: &Position) {
         self.top = 0;
         let acc = &mut self.stack[0];
+        acc.kings = Color::ALL.map(|c| pos.king(c));
         for perspective in Color::ALL {
-            let columns: Vec<&[i16]> = active_features(pos, perspective)
-                .map(|f| net.feature_column(f))
-                .collect();
-            let values = &mut acc.by_perspective[perspective.index()];
-            simd::add_sub_from(values, &net.feature_bias, &columns, &[]);
+            Self::recompute(net, pos, acc, perspective);
         }
-        acc.computed = true;
+    }
+
+    /// One perspective's sums from the board.
+    fn recompute(net: &Network, pos: &Position, acc: &mut Accumulator, perspective: Color) {
+        let i = perspective.index();
+        let columns: Vec<&[i16]> = active_features(pos, perspective, net.king_buckets())
+            .map(|f| net.feature_column(f))
+            .collect();
+        simd::add_sub_from(&mut acc.by_perspective[i], &net.feature_bias, &columns, &[]);
+        acc.frames[i] = KingFrame::new(net.king_buckets(), perspective, pos.king(perspective));
+        acc.computed[i] = true;
     }
 
     /// Pushes an unchanged position (a null move).
@@ -112,43 +130,65 @@ impl NnueState {
     /// evaluated.
     pub fn push(&mut self, delta: Delta) {
         self.top += 1;
-        let child = &mut self.stack[self.top];
+        let (below, above) = self.stack.split_at_mut(self.top);
+        let (parent, child) = (&below[self.top - 1], &mut above[0]);
         child.delta = delta;
-        child.computed = false;
+        child.computed = [false; 2];
+        child.kings = parent.kings;
+        child.frames = parent.frames;
+        for (piece, sq) in delta.added.into_iter().flatten() {
+            if piece.role == Role::King {
+                child.kings[piece.color.index()] = sq;
+            }
+        }
     }
 
-    /// Brings the top's sums up to date: from the nearest computed accumulator below (the root
-    /// always is), each one is its parent plus and minus the columns of the pieces that moved,
-    /// in one pass.
-    fn update_top(&mut self, net: &Network) {
-        let mut first = self.top;
-        while !self.stack[first].computed {
-            first -= 1;
-        }
-        for ply in first + 1..=self.top {
-            let (below, above) = self.stack.split_at_mut(ply);
-            let (parent, child) = (&below[ply - 1], &mut above[0]);
-            for perspective in Color::ALL {
+    /// Brings the top's sums up to date, each perspective on its own: from the nearest computed
+    /// accumulator below (the root always is), each one is its parent plus and minus the columns
+    /// of the pieces that moved, in one pass; but where a king moved to another bucket or half
+    /// of the board on the way, the top's sums for its side come from `pos` instead.
+    fn update_top(&mut self, net: &Network, pos: &Position) {
+        for perspective in Color::ALL {
+            let i = perspective.index();
+            let mut first = self.top;
+            while !self.stack[first].computed[i] {
+                first -= 1;
+            }
+            let king_buckets = net.king_buckets();
+            let mut frame = self.stack[first].frames[i];
+            let mut moved = false;
+            for acc in &mut self.stack[first + 1..=self.top] {
+                let king = acc.kings[i];
+                acc.frames[i] = KingFrame::new(king_buckets, perspective, king);
+                moved |= acc.frames[i] != frame;
+                frame = acc.frames[i];
+            }
+            if moved {
+                Self::recompute(net, pos, &mut self.stack[self.top], perspective);
+                continue;
+            }
+            for ply in first + 1..=self.top {
+                let (below, above) = self.stack.split_at_mut(ply);
+                let (parent, child) = (&below[ply - 1], &mut above[0]);
                 let columns = |items: &[Option<(Piece, Square)>; 2]| {
                     let mut out: [&[i16]; 2] = [&[], &[]];
                     let mut n = 0;
                     for &(piece, sq) in items.iter().flatten() {
-                        out[n] = net.feature_column(feature_index(perspective, piece, sq));
+                        out[n] = net.feature_column(frame.feature(perspective, piece, sq));
                         n += 1;
                     }
                     (out, n)
                 };
                 let (added, n_added) = columns(&child.delta.added);
                 let (removed, n_removed) = columns(&child.delta.removed);
-                let i = perspective.index();
                 simd::add_sub_from(
                     &mut child.by_perspective[i],
                     &parent.by_perspective[i],
                     &added[..n_added],
                     &removed[..n_removed],
                 );
+                child.computed[i] = true;
             }
-            child.computed = true;
         }
     }
 
@@ -159,7 +199,7 @@ impl NnueState {
 
     /// Evaluation of the current top in centipawns for the side to move of `pos`.
     pub fn evaluate(&mut self, net: &Network, pos: &Position) -> i32 {
-        self.update_top(net);
+        self.update_top(net, pos);
         let acc = &self.stack[self.top];
         let (us, them) = match pos.turn() {
             Color::White => (&acc.by_perspective[0], &acc.by_perspective[1]),
@@ -177,10 +217,16 @@ mod tests {
 
     /// A deterministic pseudo-random network: the update logic, not the values, is under test.
     fn random_net(hidden: usize, buckets: usize) -> Network {
+        random_net_with_kings(hidden, buckets, 1)
+    }
+
+    fn random_net_with_kings(hidden: usize, buckets: usize, king_buckets: usize) -> Network {
         let mut rng = crate::chess::Rng::new(0x2545_f491_4f6c_dd1d);
         let mut next = move |range: i64| (rng.below(2 * range as usize + 1) as i64 - range) as i16;
         Network::new(
-            (0..INPUTS * hidden).map(|_| next(60)).collect(),
+            (0..INPUTS * king_buckets * hidden)
+                .map(|_| next(60))
+                .collect(),
             (0..hidden).map(|_| next(100)).collect(),
             (0..2 * hidden * buckets).map(|_| next(127)).collect(),
             (0..buckets as i32).map(|b| 1000 - 300 * b).collect(),
@@ -192,6 +238,43 @@ mod tests {
     fn incremental_matches_from_scratch_over_long_random_games() {
         for buckets in [1, 8] {
             walk_random_games(&random_net(64, buckets));
+        }
+        for king_buckets in [4, 8] {
+            walk_random_games(&random_net_with_kings(32, 2, king_buckets));
+        }
+    }
+
+    /// As a search does: down a line, back up part of it, evaluating on the way back where the
+    /// positions were skipped on the way down, then down another line.
+    #[test]
+    fn unwinding_and_branching_matches_from_scratch_with_king_buckets() {
+        let net = random_net_with_kings(32, 2, 4);
+        let mut state = NnueState::new(&net, 600);
+        let mut rng = crate::chess::Rng::new(11);
+        let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let root = Position::from_fen(fen).unwrap();
+        for _ in 0..30 {
+            state.refresh(&net, &root);
+            let line = random_game(fen, 40, &mut rng);
+            let mut positions = Vec::new();
+            for (pos, m) in &line {
+                state.push(Delta::of(pos, *m));
+                positions.push(pos.play(*m).unwrap());
+            }
+            let last = positions.last().unwrap();
+            assert_eq!(state.evaluate(&net, last), net.evaluate_from_scratch(last));
+            for k in (0..positions.len().saturating_sub(1)).rev().step_by(3) {
+                while state.top > k + 1 {
+                    state.pop();
+                }
+                let pos = &positions[k];
+                assert_eq!(
+                    state.evaluate(&net, pos),
+                    net.evaluate_from_scratch(pos),
+                    "{}",
+                    pos.fen()
+                );
+            }
         }
     }
 

@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | 0 | 8 | magic `KBZNNUE\0` |
 //! | 8 | 4 | format version (1) |
-//! | 12 | 4 | architecture: inputs (768) |
+//! | 12 | 4 | architecture: inputs per perspective, 768 x K king buckets (K: 1, 4 or 8; `network.rs` has the buckets) |
 //! | 16 | 4 | architecture: hidden width H per perspective (a multiple of 16) |
 //! | 20 | 4 | architecture: activation (1 = SCReLU) |
 //! | 24 | 4 | quantisation QA (255) |
@@ -13,9 +13,11 @@
 //! | 36 | 4 | output buckets B by material (1..=16; 0 in files from before buckets means 1) |
 //! | 40 | 8 | payload length in bytes |
 //! | 48 | 8 | FNV-1a 64 checksum of the payload |
-//! | 56 | ... | payload: feature weights i16 [768][H], feature bias i16 [H], output weights i16 [B][2H] (side to move, then the other side), output biases i32 [B] |
+//! | 56 | ... | payload: feature weights i16 [768 K][H], feature bias i16 [H], output weights i16 [B][2H] (side to move, then the other side), output biases i32 [B] |
 
-use super::network::{BUCKET_RANGE, INPUTS, Network, QA, QB, SCALE_RANGE, valid_hidden_width};
+use super::network::{
+    BUCKET_RANGE, INPUTS, KING_BUCKETS, Network, QA, QB, SCALE_RANGE, valid_hidden_width,
+};
 
 pub const MAGIC: &[u8; 8] = b"KBZNNUE\0";
 pub const VERSION: u32 = 1;
@@ -74,7 +76,7 @@ pub fn encode(net: &Network) -> Vec<u8> {
     out.extend_from_slice(MAGIC);
     for field in [
         VERSION,
-        INPUTS as u32,
+        (INPUTS * net.king_buckets()) as u32,
         net.hidden() as u32,
         ACTIVATION_SCRELU,
         QA as u32,
@@ -123,7 +125,13 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkFileError> {
             )))
         }
     };
-    expect("input count", 12, INPUTS as u32)?;
+    let inputs = u32_at(bytes, 12) as usize;
+    let king_buckets = inputs / INPUTS;
+    if !inputs.is_multiple_of(INPUTS) || !KING_BUCKETS.contains(&king_buckets) {
+        return Err(NetworkFileError::Architecture(format!(
+            "{inputs} inputs, this build reads 768 x {KING_BUCKETS:?} king buckets"
+        )));
+    }
     expect("activation", 20, ACTIVATION_SCRELU)?;
     expect("QA", 24, QA as u32)?;
     expect("QB", 28, QB as u32)?;
@@ -151,7 +159,7 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkFileError> {
     }
     let payload = &bytes[HEADER_LEN..];
     let expected = u64_at(bytes, 40);
-    let needed = 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets) + 4 * buckets;
+    let needed = 2 * (inputs * hidden + hidden + 2 * hidden * buckets) + 4 * buckets;
     if expected != payload.len() as u64 || payload.len() != needed {
         return Err(NetworkFileError::PayloadLength {
             expected: needed as u64,
@@ -166,7 +174,7 @@ pub fn decode(bytes: &[u8]) -> Result<Network, NetworkFileError> {
     let mut values = words
         .chunks_exact(2)
         .map(|c| i16::from_le_bytes([c[0], c[1]]));
-    let feature_weights: Vec<i16> = values.by_ref().take(INPUTS * hidden).collect();
+    let feature_weights: Vec<i16> = values.by_ref().take(inputs * hidden).collect();
     let feature_bias: Vec<i16> = values.by_ref().take(hidden).collect();
     let output_weights: Vec<i16> = values.collect();
     let output_bias = tail
@@ -182,9 +190,15 @@ mod tests {
     use super::*;
 
     fn small_net_with(buckets: usize) -> Network {
+        small_net_with_kings(buckets, 1)
+    }
+
+    fn small_net_with_kings(buckets: usize, king_buckets: usize) -> Network {
         let hidden = 16;
         Network::new(
-            (0..INPUTS * hidden).map(|i| (i % 97) as i16 - 48).collect(),
+            (0..INPUTS * king_buckets * hidden)
+                .map(|i| (i % 97) as i16 - 48)
+                .collect(),
             (0..hidden).map(|i| i as i16).collect(),
             (0..2 * hidden * buckets)
                 .map(|i| (i % 11) as i16 - 5)
@@ -204,6 +218,16 @@ mod tests {
         assert_eq!(decode(&encode(&net)), Ok(net.clone()));
         let bucketed = small_net_with(8);
         assert_eq!(decode(&encode(&bucketed)), Ok(bucketed.clone()));
+        for king_buckets in [4, 8] {
+            let kings = small_net_with_kings(2, king_buckets);
+            assert_eq!(decode(&encode(&kings)), Ok(kings.clone()));
+        }
+        let mut three_kings = encode(&small_net_with_kings(1, 4));
+        three_kings[12..16].copy_from_slice(&(3 * 768u32).to_le_bytes());
+        assert!(matches!(
+            decode(&three_kings),
+            Err(NetworkFileError::Architecture(_))
+        ));
         // Files from before buckets have 0 where the count now is.
         let mut old = encode(&net);
         old[36..40].copy_from_slice(&0u32.to_le_bytes());

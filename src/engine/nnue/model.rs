@@ -16,7 +16,8 @@ use crate::engine::eval::HandCrafted;
 
 use super::data::TrainingRecord;
 use super::network::{
-    BUCKET_RANGE, INPUTS, Network, QA, QB, feature_index, output_bucket, valid_hidden_width,
+    BUCKET_RANGE, INPUTS, KING_BUCKETS, KingFrame, Network, QA, QB, output_bucket,
+    valid_hidden_width,
 };
 
 /// Output-layer weights stay where int16 at QB cannot overflow in the SCReLU product.
@@ -28,6 +29,7 @@ pub(super) const FEATURE_WEIGHT_LIMIT: f32 = 3.0;
 #[derive(Clone, PartialEq, Debug)]
 pub struct Model {
     pub hidden: usize,
+    /// `INPUTS` rows of `hidden` weights per king bucket.
     pub feature_weights: Vec<f32>,
     pub feature_bias: Vec<f32>,
     /// By output bucket, `2 * hidden` each.
@@ -42,13 +44,24 @@ fn uniform(rng: &mut Rng, limit: f32) -> f32 {
     (2.0 * unit - 1.0) * limit
 }
 
-/// Active features of a record from the side to move's and the opponent's view.
-fn features(record: &TrainingRecord) -> ([u16; 32], [u16; 32], usize) {
+/// Active features of a record from the side to move's and the opponent's view, in a network
+/// of `king_buckets`.
+fn features(record: &TrainingRecord, king_buckets: usize) -> ([u16; 32], [u16; 32], usize) {
+    let mut kings = [crate::chess::Square::E1, crate::chess::Square::E8];
+    if king_buckets > 1 {
+        for (piece, sq) in record.pieces() {
+            if piece.role == crate::chess::Role::King {
+                kings[piece.color.index()] = sq;
+            }
+        }
+    }
+    let frame = |side: Color| KingFrame::new(king_buckets, side, kings[side.index()]);
+    let (us_frame, them_frame) = (frame(record.turn), frame(!record.turn));
     let (mut us, mut them) = ([0u16; 32], [0u16; 32]);
     let mut n = 0;
     for (piece, sq) in record.pieces() {
-        us[n] = feature_index(record.turn, piece, sq) as u16;
-        them[n] = feature_index(!record.turn, piece, sq) as u16;
+        us[n] = us_frame.feature(record.turn, piece, sq) as u16;
+        them[n] = them_frame.feature(!record.turn, piece, sq) as u16;
         n += 1;
     }
     (us, them, n)
@@ -214,6 +227,21 @@ impl Model {
         self.output_bias.len()
     }
 
+    /// Sets of `INPUTS` feature rows, one per king bucket.
+    pub fn king_buckets(&self) -> usize {
+        self.feature_weights.len() / (INPUTS * self.hidden)
+    }
+
+    /// The same network with `king_buckets` copies of its first layer's inputs, one per king
+    /// bucket: how a network without king buckets warm-starts one with them (it then sees the
+    /// board mirrored when its king is on files e-h).
+    pub fn with_king_buckets(self, king_buckets: usize) -> Model {
+        Model {
+            feature_weights: self.feature_weights.repeat(king_buckets),
+            ..self
+        }
+    }
+
     /// The same first layer with `buckets` output layers, each a copy of this model's first:
     /// how a network without buckets warm-starts one with them.
     pub fn with_buckets(self, buckets: usize) -> Model {
@@ -237,7 +265,7 @@ impl Model {
 
     /// Raw output (sigmoid of it is the expected score) for the side to move.
     pub fn forward(&self, record: &TrainingRecord) -> f32 {
-        let (us, them, n) = features(record);
+        let (us, them, n) = features(record, self.king_buckets());
         let mut acc_us = vec![0.0; self.hidden];
         let mut acc_them = vec![0.0; self.hidden];
         self.accumulate(&us[..n], &mut acc_us);
@@ -267,7 +295,7 @@ impl Model {
         grads: &mut Gradients,
         scratch: &mut [Vec<f32>; 3],
     ) {
-        let (us, them, n) = features(record);
+        let (us, them, n) = features(record, self.king_buckets());
         let [acc_us, acc_them, d_acc_values] = scratch;
         self.accumulate(&us[..n], acc_us);
         self.accumulate(&them[..n], acc_them);
@@ -343,12 +371,13 @@ impl Model {
         }
     }
 
-    /// Float checkpoint: magic, hidden width, output buckets, then every parameter as f32
-    /// little-endian.
+    /// Float checkpoint: magic, hidden width, output buckets, king buckets, then every
+    /// parameter as f32 little-endian.
     pub fn save<W: Write>(&self, out: &mut W) -> io::Result<()> {
         out.write_all(CHECKPOINT_MAGIC)?;
         out.write_all(&(self.hidden as u32).to_le_bytes())?;
         out.write_all(&(self.buckets() as u32).to_le_bytes())?;
+        out.write_all(&(self.king_buckets() as u32).to_le_bytes())?;
         for v in self
             .feature_weights
             .iter()
@@ -375,7 +404,13 @@ impl Model {
         let bad = |what: &str| io::Error::new(io::ErrorKind::InvalidData, what.to_owned());
         let mut magic = [0u8; 8];
         input.read_exact(&mut magic)?;
-        if &magic != CHECKPOINT_MAGIC && &magic != CHECKPOINT_MAGIC_ONE_BUCKET {
+        if ![
+            CHECKPOINT_MAGIC,
+            CHECKPOINT_MAGIC_NO_KINGS,
+            CHECKPOINT_MAGIC_ONE_BUCKET,
+        ]
+        .contains(&&magic)
+        {
             return Err(bad("not a kibitzer training checkpoint"));
         }
         let mut read_u32 = || -> io::Result<usize> {
@@ -387,13 +422,21 @@ impl Model {
         if !valid_hidden_width(hidden) {
             return Err(bad("bad hidden width in checkpoint"));
         }
-        let buckets = if &magic == CHECKPOINT_MAGIC {
+        let buckets = if &magic == CHECKPOINT_MAGIC_ONE_BUCKET {
+            1
+        } else {
+            read_u32()?
+        };
+        if !BUCKET_RANGE.contains(&buckets) {
+            return Err(bad("bad output bucket count in checkpoint"));
+        }
+        let king_buckets = if &magic == CHECKPOINT_MAGIC {
             read_u32()?
         } else {
             1
         };
-        if !BUCKET_RANGE.contains(&buckets) {
-            return Err(bad("bad output bucket count in checkpoint"));
+        if !KING_BUCKETS.contains(&king_buckets) {
+            return Err(bad("bad king bucket count in checkpoint"));
         }
         let mut read_f32s = |n: usize| -> io::Result<Vec<f32>> {
             let mut bytes = vec![0u8; 4 * n];
@@ -403,7 +446,7 @@ impl Model {
                 .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
                 .collect())
         };
-        let feature_weights = read_f32s(INPUTS * hidden)?;
+        let feature_weights = read_f32s(INPUTS * king_buckets * hidden)?;
         let feature_bias = read_f32s(hidden)?;
         let output_weights = read_f32s(2 * hidden * buckets)?;
         let output_bias = read_f32s(buckets)?;
@@ -417,7 +460,9 @@ impl Model {
     }
 }
 
-const CHECKPOINT_MAGIC: &[u8; 8] = b"KBZCKPT2";
+const CHECKPOINT_MAGIC: &[u8; 8] = b"KBZCKPT3";
+/// Checkpoints from before king buckets: no king bucket count, one set of inputs.
+const CHECKPOINT_MAGIC_NO_KINGS: &[u8; 8] = b"KBZCKPT2";
 /// Checkpoints from before output buckets: no bucket count, one output layer.
 const CHECKPOINT_MAGIC_ONE_BUCKET: &[u8; 8] = b"KBZCKPT\0";
 
@@ -446,6 +491,31 @@ mod tests {
     }
 
     #[test]
+    fn training_features_are_the_engines() {
+        let fens = [
+            "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
+            "1k1q4/8/8/8/8/8/8/6K1 b - - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+        ];
+        for fen in fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let record = TrainingRecord::new(&pos, 0, WhiteResult::Draw, None);
+            for king_buckets in super::KING_BUCKETS {
+                let (us, them, n) = features(&record, king_buckets);
+                for (side, trained) in [(pos.turn(), &us[..n]), (!pos.turn(), &them[..n])] {
+                    let mut trained: Vec<usize> = trained.iter().map(|&f| usize::from(f)).collect();
+                    let mut engine: Vec<usize> =
+                        super::super::network::active_features(&pos, side, king_buckets).collect();
+                    trained.sort_unstable();
+                    engine.sort_unstable();
+                    assert_eq!(trained, engine, "{fen}, {king_buckets} king buckets");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn checkpoints_round_trip() {
         let model = Model::new(16, 4, 9);
         let mut bytes = Vec::new();
@@ -457,8 +527,19 @@ mod tests {
         old.extend_from_slice(&16u32.to_le_bytes());
         let mut new = Vec::new();
         single.save(&mut new).unwrap();
-        old.extend_from_slice(&new[16..]);
+        old.extend_from_slice(&new[20..]);
         assert_eq!(Model::load(&mut old.as_slice()).unwrap(), single);
+        // One from before king buckets loads with one set of inputs.
+        let mut no_kings = CHECKPOINT_MAGIC_NO_KINGS.to_vec();
+        no_kings.extend_from_slice(&new[8..16]);
+        no_kings.extend_from_slice(&new[20..]);
+        assert_eq!(Model::load(&mut no_kings.as_slice()).unwrap(), single);
+        let kings = Model::new(16, 2, 9).with_king_buckets(8);
+        let mut bytes8 = Vec::new();
+        kings.save(&mut bytes8).unwrap();
+        let back = Model::load(&mut bytes8.as_slice()).unwrap();
+        assert_eq!((back.king_buckets(), back.buckets()), (8, 2));
+        assert_eq!(back, kings);
         let short = Model::load(&mut &bytes[..20]).unwrap_err();
         assert_eq!(short.kind(), std::io::ErrorKind::InvalidData);
         assert!(short.to_string().contains("too short"), "{short}");

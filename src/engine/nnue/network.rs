@@ -1,12 +1,94 @@
-//! The quantised network: (768 -> H) x 2 perspectives -> 1 with SCReLU, int16 weights; the
-//! output layer may have one set of weights per material bucket.
+//! The quantised network: (768 x K -> H) x 2 perspectives -> 1 with SCReLU, int16 weights. The
+//! first layer may have one set of 768 inputs per king bucket (K of them: where the
+//! perspective's own king stands, the board mirrored so that king is on files a-d), the output
+//! layer one set of weights per material bucket.
 
 use crate::chess::{Color, Piece, Position, Square};
 
 use super::format::{self, NetworkFileError};
 
-/// Inputs per perspective: 2 colours x 6 roles x 64 squares.
+/// Inputs per perspective and king bucket: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
+
+/// King bucket counts a network may have. With 1 the board is not mirrored.
+pub const KING_BUCKETS: [usize; 3] = [1, 4, 8];
+
+/// The king bucket of a king on each square of files a-d (after mirroring), from its own side:
+/// `[rank * 4 + file]`. Four buckets: a1-b1, c1-d1, the second rank, the rest; eight: each back
+/// rank square, a2-b2, c2-d2, ranks 3-4, ranks 5-8.
+const KING_LAYOUT_4: [u8; 32] = {
+    let mut t = [3; 32];
+    t[0] = 0;
+    t[1] = 0;
+    t[2] = 1;
+    t[3] = 1;
+    let mut i = 4;
+    while i < 8 {
+        t[i] = 2;
+        i += 1;
+    }
+    t
+};
+const KING_LAYOUT_8: [u8; 32] = {
+    let mut t = [7; 32];
+    let mut i = 0;
+    while i < 16 {
+        t[i] = match i {
+            0..=3 => i as u8,
+            4 | 5 => 4,
+            6 | 7 => 5,
+            _ => 6,
+        };
+        i += 1;
+    }
+    t
+};
+
+/// Where a perspective's features go, fixed by where its own king stands: the first input of
+/// its king bucket, and the files mirrored (`^ 7`) when that king is on files e-h.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct KingFrame {
+    base: usize,
+    file_flip: usize,
+}
+
+impl KingFrame {
+    /// The frame of every perspective in a network without king buckets.
+    pub const PLAIN: KingFrame = KingFrame {
+        base: 0,
+        file_flip: 0,
+    };
+
+    /// The frame for `perspective` with its king on `king`, in a network of `king_buckets`.
+    #[inline]
+    pub fn new(king_buckets: usize, perspective: Color, king: Square) -> KingFrame {
+        if king_buckets == 1 {
+            return KingFrame::PLAIN;
+        }
+        let relative = match perspective {
+            Color::White => king.index(),
+            Color::Black => king.index() ^ 56,
+        };
+        let file_flip = if relative % 8 >= 4 { 7 } else { 0 };
+        let folded = relative ^ file_flip;
+        let slot = folded / 8 * 4 + folded % 8;
+        let bucket = match king_buckets {
+            4 => KING_LAYOUT_4[slot],
+            _ => KING_LAYOUT_8[slot],
+        };
+        KingFrame {
+            base: usize::from(bucket) * INPUTS,
+            file_flip,
+        }
+    }
+
+    /// Index of `piece` on `sq` seen from `perspective` in this frame: own pieces first, board
+    /// mirrored for Black, so both perspectives share one set of weights.
+    #[inline]
+    pub fn feature(self, perspective: Color, piece: Piece, sq: Square) -> usize {
+        self.base + (feature_index(perspective, piece, sq) ^ self.file_flip)
+    }
+}
 /// Feature-transformer quantisation: 1.0 is stored as `QA`.
 pub const QA: i32 = 255;
 /// Output-layer quantisation: 1.0 is stored as `QB`.
@@ -43,11 +125,17 @@ pub fn feature_index(perspective: Color, piece: Piece, sq: Square) -> usize {
     relative_color * 384 + piece.role.index() * 64 + relative_sq
 }
 
-/// Feature indices of every piece on the board, for one perspective.
-pub fn active_features(pos: &Position, perspective: Color) -> impl Iterator<Item = usize> + '_ {
+/// Feature indices of every piece on the board, for one perspective, in a network of
+/// `king_buckets`.
+pub fn active_features(
+    pos: &Position,
+    perspective: Color,
+    king_buckets: usize,
+) -> impl Iterator<Item = usize> + '_ {
+    let frame = KingFrame::new(king_buckets, perspective, pos.king(perspective));
     pos.occupied().filter_map(move |sq| {
         pos.piece_at(sq)
-            .map(|piece| feature_index(perspective, piece, sq))
+            .map(|piece| frame.feature(perspective, piece, sq))
     })
 }
 
@@ -55,7 +143,8 @@ pub fn active_features(pos: &Position, perspective: Color) -> impl Iterator<Item
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Network {
     hidden: usize,
-    /// `INPUTS` rows of `hidden` weights.
+    king_buckets: usize,
+    /// `INPUTS` rows of `hidden` weights per king bucket.
     pub(super) feature_weights: Vec<i16>,
     pub(super) feature_bias: Vec<i16>,
     /// By bucket: side-to-move half then the other side's half.
@@ -68,7 +157,7 @@ pub struct Network {
 
 impl Network {
     /// Builds a network from its parts, checking the sizes agree; there are as many output
-    /// buckets as output biases.
+    /// buckets as output biases, and as many king buckets as sets of `INPUTS` feature rows.
     pub fn new(
         feature_weights: Vec<i16>,
         feature_bias: Vec<i16>,
@@ -76,9 +165,11 @@ impl Network {
         output_bias: Vec<i32>,
     ) -> Result<Network, NetworkFileError> {
         let hidden = feature_bias.len();
+        let king_buckets = feature_weights.len() / (INPUTS * hidden.max(1));
         if !valid_hidden_width(hidden)
             || !BUCKET_RANGE.contains(&output_bias.len())
-            || feature_weights.len() != INPUTS * hidden
+            || !KING_BUCKETS.contains(&king_buckets)
+            || feature_weights.len() != INPUTS * king_buckets * hidden
             || output_weights.len() != 2 * hidden * output_bias.len()
         {
             return Err(NetworkFileError::Shape {
@@ -89,6 +180,7 @@ impl Network {
         }
         Ok(Network {
             hidden,
+            king_buckets,
             feature_weights,
             feature_bias,
             output_weights,
@@ -130,6 +222,11 @@ impl Network {
         self.output_bias.len()
     }
 
+    /// King buckets (1: one set of inputs wherever the kings stand).
+    pub fn king_buckets(&self) -> usize {
+        self.king_buckets
+    }
+
     /// The weight column of one input feature.
     #[inline]
     pub(super) fn feature_column(&self, feature: usize) -> &[i16] {
@@ -140,7 +237,7 @@ impl Network {
     pub fn evaluate_from_scratch(&self, pos: &Position) -> i32 {
         let mut accumulators = [self.feature_bias.clone(), self.feature_bias.clone()];
         for (perspective, acc) in Color::ALL.iter().zip(accumulators.iter_mut()) {
-            for feature in active_features(pos, *perspective) {
+            for feature in active_features(pos, *perspective, self.king_buckets) {
                 for (a, w) in acc.iter_mut().zip(self.feature_column(feature)) {
                     *a = a.wrapping_add(*w);
                 }
@@ -181,6 +278,40 @@ mod tests {
         assert_eq!(feature_index(Color::White, black_pawn, Square::A1), 384);
         let king = Piece::new(Color::Black, Role::King);
         assert_eq!(feature_index(Color::White, king, Square::H8), 767);
+    }
+
+    #[test]
+    fn king_frames_mirror_the_board_to_the_kings_half() {
+        let knight = Piece::new(Color::White, Role::Knight);
+        let plain = feature_index(Color::White, knight, Square::B1);
+        assert_eq!(
+            KingFrame::new(1, Color::White, Square::G1),
+            KingFrame::PLAIN
+        );
+        // A king on g1 mirrors to b1: bucket 0 of four, the knight on g1 seen as on b1.
+        let g1 = KingFrame::new(4, Color::White, Square::G1);
+        assert_eq!(g1.feature(Color::White, knight, Square::G1), plain);
+        // Black's king on g8 is White's on g1, seen from its side.
+        assert_eq!(KingFrame::new(4, Color::Black, Square::G8), g1);
+        // The buckets of four: a1-b1, c1-d1, the second rank, the rest.
+        let bucket = |king| KingFrame::new(4, Color::White, king).base / INPUTS;
+        assert_eq!(
+            [Square::A1, Square::D1, Square::E1, Square::H2, Square::E4].map(bucket),
+            [0, 1, 1, 2, 3]
+        );
+        let bucket8 = |king| KingFrame::new(8, Color::White, king).base / INPUTS;
+        assert_eq!(
+            [
+                Square::H1,
+                Square::E1,
+                Square::B2,
+                Square::C2,
+                Square::D4,
+                Square::A8
+            ]
+            .map(bucket8),
+            [0, 3, 4, 5, 6, 7]
+        );
     }
 
     #[test]
