@@ -184,8 +184,6 @@ pub struct App {
     pub quit: bool,
     /// Where the finished games of play mode are appended.
     pub games_file: Option<PathBuf>,
-    /// Nothing changed since the last save.
-    pub saved: bool,
     /// The edits of analyse mode that can be undone and redone.
     pub history: super::game::UndoHistory,
     /// The opening book (and tables) the opponent plays with; the book panel shows its book.
@@ -224,7 +222,6 @@ impl App {
             queued: Vec::new(),
             quit: false,
             games_file: None,
-            saved: true,
             history: Default::default(),
             policy: PlayPolicy::default(),
             rng: Rng::new(clock_seed()),
@@ -260,7 +257,7 @@ impl App {
     pub fn has_unsaved_work(&self) -> bool {
         match &self.mode {
             Mode::Play(p) => !p.recorded && !self.game.is_empty(),
-            _ => !self.saved && !self.game.is_empty(),
+            _ => !self.game.is_saved() && !self.game.is_empty(),
         }
     }
 

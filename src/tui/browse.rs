@@ -147,7 +147,7 @@ pub fn event(app: &mut App, event: LibraryEvent) {
         )),
         LibraryEvent::NotWritten { message, changed } => {
             // Nothing landed: the work is unsaved again.
-            app.saved = false;
+            app.game.mark_changed();
             match changed {
                 Some(origin) => app.ask_or_do(Pending::Changed(origin)),
                 None => app.error(message),

@@ -88,7 +88,7 @@ pub fn command(app: &mut App, command: Command) -> bool {
             let nag = Nag(n);
             checkpoint(app, "mark");
             let on = app.game.toggle_nag(nag);
-            app.saved = false;
+            app.game.mark_changed();
             let glyph = nag.glyph().unwrap_or_default();
             app.info(if on {
                 format!("marked {glyph}")
@@ -160,7 +160,7 @@ fn no_alternative(app: &App, current: NodeId, delta: isize) -> &'static str {
 pub fn set_comment(app: &mut App, text: &str) {
     checkpoint(app, "comment");
     app.game.set_comment(text);
-    app.saved = false;
+    app.game.mark_changed();
     app.info(if text.is_empty() {
         "comment removed"
     } else {

@@ -80,7 +80,7 @@ fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
     app.board.select(None);
     app.hint = None;
     app.lines.clear();
-    app.saved = true;
+    app.game.mark_saved();
     app.info(format!(
         "{label}: you play {}; convert against the tablebase defender (t: hint, n: new position)",
         user.fold("White", "Black")

@@ -38,7 +38,7 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                     app.game.set_line(node, info.pv.clone());
                     // The whole-game analysis is work to keep; a glance at one position is not.
                     if purpose == Purpose::GamePass {
-                        app.saved = false;
+                        app.game.mark_changed();
                     }
                 }
             }

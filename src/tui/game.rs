@@ -14,7 +14,8 @@ use crate::game::{
     self, Command, Comment, Ending, Game, GameMove, GameResult, Nag, NodeId, Score, Tree,
 };
 
-/// A game record: the tree, the shown node, evaluations per node, the off-board ending.
+/// A game record: the tree, the shown node, evaluations per node, the off-board ending, and
+/// whether it changed since it was saved.
 #[derive(Clone, Debug)]
 pub struct Record {
     game: Game,
@@ -27,6 +28,8 @@ pub struct Record {
     adjudication: Option<Ending>,
     /// The file and game this record was read from, for writing it back in place.
     origin: Option<game::GameOrigin>,
+    /// Nothing changed since it was last saved (or read, or started).
+    saved: bool,
 }
 
 impl Record {
@@ -52,7 +55,23 @@ impl Record {
             lines: HashMap::new(),
             adjudication: None,
             origin: None,
+            saved: true,
         }
+    }
+
+    /// Nothing changed since the game was last saved, read or started.
+    pub fn is_saved(&self) -> bool {
+        self.saved
+    }
+
+    /// Something changed that a save would keep.
+    pub fn mark_changed(&mut self) {
+        self.saved = false;
+    }
+
+    /// The game as it is was saved (or needs no saving).
+    pub fn mark_saved(&mut self) {
+        self.saved = true;
     }
 
     /// Where the game was read from (`None` for a game made here).
@@ -502,8 +521,8 @@ const UNDO_LIMIT: usize = 200;
 
 /// A state of the shown game that undo or redo returns to.
 pub struct Snapshot {
+    /// With whether it was saved.
     pub game: Record,
-    pub saved: bool,
     /// The edit that followed this state, for the message ("undid: variation deleted").
     pub edit: &'static str,
 }

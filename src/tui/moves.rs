@@ -37,7 +37,7 @@ pub fn make_move(app: &mut App, m: Move) {
         // An existing move was followed: nothing changed.
         return;
     }
-    app.saved = false;
+    app.game.mark_changed();
     if !app.game.tree().is_mainline(node) && app.game.variation_start(node) == Some(node) {
         app.info("new variation");
     }

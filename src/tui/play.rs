@@ -128,7 +128,7 @@ pub fn engine_moved(app: &mut App, at: NodeId, best: Option<Move>, ponder: Optio
             app.game.set_clock(node, left);
         }
     }
-    app.saved = false;
+    app.game.mark_changed();
     app.effects.push(Effect::Autosave(app.snapshot().to_text()));
 }
 

@@ -83,7 +83,7 @@ pub fn queue_write_then(
         origin: origin.map(Box::new),
         resume: (playing && !finished).then(|| Box::new(app.snapshot())),
     });
-    app.saved = true;
+    app.game.mark_saved();
     if let Mode::Play(p) = &mut app.mode {
         p.recorded = true;
     }

@@ -202,7 +202,7 @@ fn resume_analysis(app: &mut App, saved: &Saved, pgn: &str) {
     let shown = saved.shown_node(record.tree());
     enter_analyse_with(app, record);
     app.game.goto(shown);
-    app.saved = false;
+    app.game.mark_changed();
     let from = match saved.origin() {
         Some(o) => format!(" (game {} of {})", o.number, o.path.display()),
         None => String::new(),
@@ -217,7 +217,7 @@ fn reset_view(app: &mut App) {
     app.hint = None;
     app.board.clear_typed();
     app.lines.clear();
-    app.saved = true;
+    app.game.mark_saved();
     app.history.clear();
 }
 

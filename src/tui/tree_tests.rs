@@ -76,7 +76,7 @@ fn moves_off_the_main_line_make_variations_to_walk_promote_and_delete() {
     keys(&mut app, "Nc3<Enter>");
     assert_eq!(sans(&app), "e4 e5 Nf3", "the main line stays");
     assert_eq!(shown_san(&app), "Nc3");
-    assert!(!app.saved);
+    assert!(!app.game.is_saved());
     // Alternatives of the shown move, and back out of the variation.
     keys(&mut app, "[");
     assert_eq!(shown_san(&app), "Nf3");
@@ -116,7 +116,7 @@ fn moves_off_the_main_line_make_variations_to_walk_promote_and_delete() {
 fn every_edit_can_be_undone_and_redone() {
     let mut app = analysing("e4<Enter>e5<Enter>Nf3<Enter>Nc6<Enter>Bb5<Enter>");
     // As a game read from a file: saved, nothing to undo.
-    app.saved = true;
+    app.game.mark_saved();
     app.history.clear();
     let whole = sans(&app);
     // A variation, a mark, a comment, a promotion, a deletion: ten steps back restore the game.
@@ -128,7 +128,7 @@ fn every_edit_can_be_undone_and_redone() {
         keys(&mut app, "u");
     }
     assert_eq!(sans(&app), whole);
-    assert!(app.saved, "back to the saved state");
+    assert!(app.game.is_saved(), "back to the saved state");
     keys(&mut app, "u");
     assert!(app.message().unwrap().1.contains("nothing to undo"));
     // Redo walks forward again, and ctrl-z/ctrl-y do the same as u/U.
@@ -148,7 +148,7 @@ fn every_edit_can_be_undone_and_redone() {
 #[test]
 fn replacing_an_edited_game_asks_first() {
     let mut app = analysing("e4<Enter>e5<Enter>");
-    assert!(!app.saved);
+    assert!(!app.game.is_saved());
     keys(&mut app, "n");
     assert!(matches!(app.overlay, Some(Overlay::Confirm(_))));
     keys(&mut app, "<Esc>");
@@ -212,7 +212,7 @@ fn save_and_append_round_trip() {
             .iter()
             .any(|e| matches!(e, Effect::SaveGame { append: false, .. }))
     );
-    assert!(app.saved);
+    assert!(app.game.is_saved());
     run_saves(&mut app);
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("1. e4 c5 (1... e5 $1 {open}) *"), "{text}");
@@ -576,7 +576,7 @@ fn writing_a_game_back_replaces_only_it_in_its_file() {
 #[test]
 fn a_whole_game_analysis_is_unsaved_work() {
     let mut app = analysing("e4<Enter>e5<Enter>");
-    app.saved = true;
+    app.game.mark_saved();
     assert!(!app.has_unsaved_work());
     ctrl(&mut app, 'a');
     let id = app.searches.current().expect("the pass searches").id;

@@ -17,7 +17,7 @@ pub fn try_edit(
         return false;
     }
     remember(app, before, edit);
-    app.saved = false;
+    app.game.mark_changed();
     true
 }
 
@@ -27,8 +27,7 @@ pub fn checkpoint(app: &mut App, edit: &'static str) {
 }
 
 fn remember(app: &mut App, game: Record, edit: &'static str) {
-    let saved = app.saved;
-    app.history.remember(Snapshot { game, saved, edit });
+    app.history.remember(Snapshot { game, edit });
 }
 
 pub fn undo(app: &mut App) {
@@ -53,25 +52,20 @@ fn step(app: &mut App, back: bool) {
     let Some(state) = app.history.take(back) else {
         return app.info(format!("nothing to {verb}"));
     };
-    let shown = swap_in(app, state.game, state.saved, state.edit);
+    let shown = swap_in(app, state.game, state.edit);
     let hint = if back { " (ctrl-y redoes)" } else { "" };
     app.info(format!("{done}: {}{hint}", shown.edit));
     app.history.keep(back, shown);
 }
 
 /// Shows `game` and returns what was shown, as a snapshot for the other stack.
-fn swap_in(app: &mut App, game: Record, saved: bool, edit: &'static str) -> Snapshot {
+fn swap_in(app: &mut App, game: Record, edit: &'static str) -> Snapshot {
     let old = std::mem::replace(&mut app.game, game);
-    let old_saved = std::mem::replace(&mut app.saved, saved);
     app.board.select(None);
     app.hint = None;
     // Its next node may not be in the other record.
     if let Mode::Analyse(a) = &mut app.mode {
         a.game_pass = None;
     }
-    Snapshot {
-        game: old,
-        saved: old_saved,
-        edit,
-    }
+    Snapshot { game: old, edit }
 }
