@@ -24,7 +24,8 @@ use crate::game::Score;
 pub use super::mode::{AnalyseState, Mode, PlayState};
 
 pub use super::dialog::{
-    DialogField, Messages, NewGameDialog, Overlay, Pending, Prompt, PromptKind, Severity,
+    DialogField, Messages, NewGameDialog, Overlay, Pending, Prompt, PromptKind, PromptLine,
+    Severity,
 };
 
 /// Why the engine is searching.
@@ -165,10 +166,9 @@ pub struct App {
     pub game: Record,
     /// The cursor, the piece picked up, a drag, the move being typed, the board's orientation.
     pub board: BoardInput,
-    /// A one-line prompt at the bottom (`:` commands, FEN, file names).
-    pub prompt: Option<Prompt>,
-    /// What was entered at the prompts, oldest first, for up/down.
-    pub prompt_history: Vec<(PromptKind, String)>,
+    /// A one-line prompt at the bottom (`:` commands, FEN, file names) and what was entered
+    /// at each.
+    pub prompt: PromptLine,
     pub overlay: Option<Overlay>,
     /// The search the interface wants answers from.
     pub searches: Searches,
@@ -210,8 +210,7 @@ impl App {
             mode: Mode::Analyse(AnalyseState::default()),
             game: Record::new(Position::startpos()),
             board: BoardInput::default(),
-            prompt: None,
-            prompt_history: Vec::new(),
+            prompt: PromptLine::default(),
             overlay: None,
             searches: Searches::default(),
             lines: EngineLines::default(),

@@ -72,7 +72,7 @@ pub fn submit(app: &mut App, kind: PromptKind, text: &str) {
             )),
             Err(e) => {
                 // Keep what was typed so it can be corrected.
-                app.prompt = Some(super::app::Prompt::new(kind, text));
+                app.prompt.open(super::app::Prompt::new(kind, text));
                 app.error(format!("bad FEN: {e}"));
             }
         },

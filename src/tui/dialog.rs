@@ -285,6 +285,78 @@ impl Pending {
     }
 }
 
+/// The prompt line: the prompt open now, if any, and what was entered at each kind of prompt,
+/// oldest first, for up and down.
+#[derive(Clone, Debug, Default)]
+pub struct PromptLine {
+    open: Option<Prompt>,
+    history: Vec<(PromptKind, String)>,
+}
+
+impl PromptLine {
+    /// Entries kept for up/down.
+    const HISTORY_LIMIT: usize = 100;
+
+    pub fn open(&mut self, prompt: Prompt) {
+        self.open = Some(prompt);
+    }
+
+    pub fn close(&mut self) {
+        self.open = None;
+    }
+
+    pub fn current(&self) -> Option<&Prompt> {
+        self.open.as_ref()
+    }
+
+    pub fn current_mut(&mut self) -> Option<&mut Prompt> {
+        self.open.as_mut()
+    }
+
+    /// Closes the prompt, keeping its text in the history: what was entered, trimmed.
+    pub fn submit(&mut self) -> Option<(PromptKind, String)> {
+        let prompt = self.open.take()?;
+        let text = prompt.text().trim().to_owned();
+        if !text.is_empty() {
+            let history = &mut self.history;
+            history.retain(|(k, t)| !(*k == prompt.kind && *t == text));
+            if history.len() == Self::HISTORY_LIMIT {
+                history.remove(0);
+            }
+            history.push((prompt.kind, text.clone()));
+        }
+        Some((prompt.kind, text))
+    }
+
+    /// Up (`step` 1) shows an older entry of this prompt's history, down (-1) a newer one, and
+    /// past the newest the line as it was typed.
+    pub fn recall(&mut self, step: isize) {
+        let Some(prompt) = self.open.as_mut() else {
+            return;
+        };
+        let entries: Vec<&String> = self
+            .history
+            .iter()
+            .rev()
+            .filter(|(k, _)| *k == prompt.kind)
+            .map(|(_, t)| t)
+            .collect();
+        let (back, draft) = prompt
+            .recall
+            .take()
+            .unwrap_or_else(|| (0, prompt.text().to_owned()));
+        let back = back.saturating_add_signed(step).min(entries.len());
+        let text = match back {
+            0 => draft.clone(),
+            n => entries[n - 1].clone(),
+        };
+        prompt.line = Input::new(text);
+        if back > 0 {
+            prompt.recall = Some((back, draft));
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Prompt {
     pub kind: PromptKind,

@@ -78,7 +78,8 @@ pub fn command(app: &mut App, command: Command) -> bool {
             }
         }
         Command::Comment => {
-            app.prompt = Some(Prompt::new(PromptKind::Comment, app.game.comment()));
+            app.prompt
+                .open(Prompt::new(PromptKind::Comment, app.game.comment()));
         }
         Command::Nag(n) => {
             if current == NodeId::ROOT {

@@ -96,7 +96,7 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
     if app.overlay.is_some() {
         return edit_key(ev).map(Action::Overlay);
     }
-    if app.prompt.is_some() {
+    if app.prompt.current().is_some() {
         return edit_key(ev).map(Action::Prompt);
     }
     if let Mode::Setup(_) = app.mode {

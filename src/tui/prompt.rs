@@ -11,11 +11,8 @@ use super::action::EditKey;
 use super::app::{App, Prompt, PromptKind};
 use super::config::expand_home;
 
-/// Entries kept for up/down.
-const HISTORY_LIMIT: usize = 100;
-
 pub fn open_prompt(app: &mut App, kind: PromptKind) {
-    app.prompt = Some(match kind {
+    let prompt = match kind {
         PromptKind::SaveAs => Prompt::preselected(
             kind,
             app.games_file
@@ -40,12 +37,13 @@ pub fn open_prompt(app: &mut App, kind: PromptKind) {
             Prompt::preselected(kind, origin.unwrap_or_default())
         }
         _ => Prompt::new(kind, ""),
-    });
+    };
+    app.prompt.open(prompt);
 }
 
 /// A key while the prompt is open.
 pub fn key(app: &mut App, key: EditKey) {
-    let Some(prompt) = app.prompt.as_mut() else {
+    let Some(prompt) = app.prompt.current_mut() else {
         return;
     };
     let selected = std::mem::take(&mut prompt.selected);
@@ -57,7 +55,7 @@ pub fn key(app: &mut App, key: EditKey) {
         }
         EditKey::Char(c) => Some(InputRequest::InsertChar(c)),
         EditKey::Backspace if prompt.text().is_empty() => {
-            app.prompt = None;
+            app.prompt.close();
             return;
         }
         EditKey::Backspace if selected => Some(InputRequest::DeleteLine),
@@ -70,69 +68,26 @@ pub fn key(app: &mut App, key: EditKey) {
         EditKey::Ctrl('u') => Some(InputRequest::DeleteFromStart),
         EditKey::Ctrl('k') => Some(InputRequest::DeleteTillEnd),
         EditKey::Ctrl('w') => Some(InputRequest::DeletePrevWord),
-        EditKey::Up => return recall(app, 1),
-        EditKey::Down => return recall(app, -1),
+        EditKey::Up => return app.prompt.recall(1),
+        EditKey::Down => return app.prompt.recall(-1),
         EditKey::Tab if prompt.takes_file() => {
             complete_path(prompt);
             None
         }
         EditKey::Esc => {
-            app.prompt = None;
+            app.prompt.close();
             return;
         }
         EditKey::Enter => {
-            let Some(prompt) = app.prompt.take() else {
-                return;
-            };
-            let text = prompt.text().trim().to_owned();
-            remember(app, prompt.kind, &text);
-            app.queued.push(Action::Submit(prompt.kind, text));
+            if let Some((kind, text)) = app.prompt.submit() {
+                app.queued.push(Action::Submit(kind, text));
+            }
             return;
         }
         _ => None,
     };
     if let Some(request) = request {
         prompt.line.handle(request);
-    }
-}
-
-fn remember(app: &mut App, kind: PromptKind, text: &str) {
-    if text.is_empty() {
-        return;
-    }
-    let history = &mut app.prompt_history;
-    history.retain(|(k, t)| !(*k == kind && t == text));
-    if history.len() == HISTORY_LIMIT {
-        history.remove(0);
-    }
-    history.push((kind, text.to_owned()));
-}
-
-/// Up (`step` 1) shows an older entry of this prompt's history, down (-1) a newer one, and past
-/// the newest the line as it was typed.
-fn recall(app: &mut App, step: isize) {
-    let Some(prompt) = app.prompt.as_mut() else {
-        return;
-    };
-    let entries: Vec<&String> = app
-        .prompt_history
-        .iter()
-        .rev()
-        .filter(|(k, _)| *k == prompt.kind)
-        .map(|(_, t)| t)
-        .collect();
-    let (back, draft) = prompt
-        .recall
-        .take()
-        .unwrap_or_else(|| (0, prompt.text().to_owned()));
-    let back = back.saturating_add_signed(step).min(entries.len());
-    let text = match back {
-        0 => draft.clone(),
-        n => entries[n - 1].clone(),
-    };
-    prompt.line = Input::new(text);
-    if back > 0 {
-        prompt.recall = Some((back, draft));
     }
 }
 
@@ -210,7 +165,7 @@ mod tests {
     use crate::tui::tests::{app, ctrl, keys};
 
     fn shown(app: &App) -> (String, usize) {
-        let p = app.prompt.as_ref().expect("the prompt is open");
+        let p = app.prompt.current().expect("the prompt is open");
         (p.text().to_owned(), p.line.cursor())
     }
 
@@ -232,7 +187,7 @@ mod tests {
         assert_eq!(shown(&app), (String::new(), 0));
         // Backspace on the empty line closes it, and nothing typed after reaches the prompt.
         keys(&mut app, "<BS>");
-        assert!(app.prompt.is_none());
+        assert!(app.prompt.current().is_none());
     }
 
     #[test]
@@ -257,7 +212,7 @@ mod tests {
         std::fs::write(dir.join("games").join("club-2024.pgn"), "").unwrap();
         std::fs::write(dir.join("games").join("club-2025.pgn"), "").unwrap();
         let mut app = app();
-        app.prompt = Some(Prompt::preselected(
+        app.prompt.open(Prompt::preselected(
             PromptKind::OpenPgn,
             format!("{}/", dir.display()),
         ));
@@ -266,7 +221,7 @@ mod tests {
         keys(&mut app, "c<Tab>");
         assert_eq!(shown(&app).0, format!("{}/games/club-202", dir.display()));
         assert_eq!(
-            app.prompt.as_ref().unwrap().candidates,
+            app.prompt.current().unwrap().candidates,
             ["club-2024.pgn", "club-2025.pgn"]
         );
         keys(&mut app, "5<Tab>");
@@ -275,7 +230,8 @@ mod tests {
             format!("{}/games/club-2025.pgn", dir.display())
         );
         // Typing at once replaces the offered text.
-        app.prompt = Some(Prompt::preselected(PromptKind::OpenPgn, "/some/folder/"));
+        app.prompt
+            .open(Prompt::preselected(PromptKind::OpenPgn, "/some/folder/"));
         keys(&mut app, "x.pgn");
         assert_eq!(shown(&app).0, "x.pgn");
         std::fs::remove_dir_all(&dir).unwrap();

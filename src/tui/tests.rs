@@ -589,10 +589,10 @@ fn setup_mode_edits_validates_and_hands_over() {
 fn fen_prompt_keeps_bad_input_for_correction() {
     let mut app = app();
     keys(&mut app, ":fen 8/8/8 w - - 0 1<Enter>");
-    assert!(app.prompt.is_some());
+    assert!(app.prompt.current().is_some());
     assert!(app.message().unwrap().1.starts_with("bad FEN"));
     keys(&mut app, "<Esc>:fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1<Enter>");
-    assert!(app.prompt.is_none());
+    assert!(app.prompt.current().is_none());
     assert_eq!(app.position().fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
     keys(&mut app, ":bogus<Enter>");
     assert!(app.message().unwrap().1.contains("unknown command"));

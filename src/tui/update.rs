@@ -197,7 +197,7 @@ fn command(app: &mut App, c: Command) {
         Command::ModeAnalyse => app.ask_or_do(Pending::Analyse),
         Command::ModeBrowse => app.ask_or_do(Pending::Browse),
         Command::ModeEndgame => {
-            app.prompt = Some(Prompt::preselected(
+            app.prompt.open(Prompt::preselected(
                 PromptKind::Endgame,
                 endgame::DEFAULT_MATERIAL,
             ));

@@ -138,7 +138,7 @@ fn message_style(app: &App, severity: Severity) -> Style {
 
 pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
     let dim = Style::default().add_modifier(Modifier::DIM);
-    let line = if let Some(prompt) = &app.prompt {
+    let line = if let Some(prompt) = app.prompt.current() {
         prompt_line(prompt)
     } else if let Mode::Setup(s) = &app.mode {
         let error = s.error.as_deref().unwrap_or("");
