@@ -118,7 +118,7 @@ fn the_interface_the_uci_engine_and_annotate_play_the_same_book() {
         Some(uci_move(&start, "d2d4"))
     );
     assert!(
-        !app.effects
+        !app.effects()
             .iter()
             .any(|e| matches!(e, Effect::Engine(EngineCommand::Go { .. }))),
         "a book move is played without a search"

@@ -177,25 +177,25 @@ pub struct App {
     pub hint: Option<Move>,
     pub size: (u16, u16),
     pub now: Instant,
-    pub effects: Vec<Effect>,
+    effects: Vec<Effect>,
     /// Actions that follow from the one being handled (a confirmed question, a submitted
     /// prompt, a command typed at the prompt): `update` carries them out before it settles.
-    pub queued: Vec<Action>,
-    pub quit: bool,
+    queued: std::collections::VecDeque<Action>,
+    quit: bool,
     /// Where the finished games of play mode are appended.
-    pub games_file: Option<PathBuf>,
+    games_file: Option<PathBuf>,
     /// The edits of analyse mode that can be undone and redone.
-    pub history: super::game::UndoHistory,
+    history: super::game::UndoHistory,
     /// The opening book (and tables) the opponent plays with; the book panel shows its book.
     pub policy: PlayPolicy,
     /// Random Chess960 starts and endgame positions.
-    pub rng: Rng,
+    rng: Rng,
     /// The PGN file open in browse mode.
     pub library: Option<Library>,
     /// The tablebases and their answers.
     pub tb: TbPanel,
     /// The analysis last autosaved (empty: none is in the autosave file).
-    pub autosaved: String,
+    autosaved: String,
     /// The game database and its explorer panel.
     pub explorer: ExplorerPanel,
     /// The status line's message and every message shown.
@@ -218,7 +218,7 @@ impl App {
             size: (80, 24),
             now,
             effects: Vec::new(),
-            queued: Vec::new(),
+            queued: Default::default(),
             quit: false,
             games_file: None,
             history: Default::default(),
@@ -350,7 +350,7 @@ impl App {
         if asks {
             app.overlay = Some(Overlay::Confirm(action));
         } else {
-            app.queued.push(Action::Confirmed(action));
+            app.follow(Action::Confirmed(action));
         }
     }
 
@@ -454,6 +454,75 @@ impl App {
 
     pub fn engine(&mut self, command: EngineCommand) {
         self.effects.push(Effect::Engine(command));
+    }
+
+    /// Asks the event loop for a side effect.
+    pub fn effect(&mut self, effect: Effect) {
+        self.effects.push(effect);
+    }
+
+    /// The side effects asked for so far, oldest first.
+    pub fn effects(&self) -> &[Effect] {
+        &self.effects
+    }
+
+    /// Hands the side effects asked for to the event loop.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    /// An action to carry out after the one being handled, before `update` settles.
+    pub fn follow(&mut self, action: Action) {
+        self.queued.push_back(action);
+    }
+
+    /// The next action queued by `follow`.
+    pub fn next_followed(&mut self) -> Option<Action> {
+        self.queued.pop_front()
+    }
+
+    /// Ends the session (the event loop stops after this update).
+    pub fn quit(&mut self) {
+        self.quit = true;
+    }
+
+    pub fn quitting(&self) -> bool {
+        self.quit
+    }
+
+    /// Where the finished games of play mode are appended.
+    pub fn games_file(&self) -> Option<&std::path::Path> {
+        self.games_file.as_deref()
+    }
+
+    pub fn set_games_file(&mut self, path: Option<PathBuf>) {
+        self.games_file = path;
+    }
+
+    /// The edits of analyse mode that can be undone and redone.
+    pub fn undo_history(&mut self) -> &mut super::game::UndoHistory {
+        &mut self.history
+    }
+
+    /// Random Chess960 starts and endgame positions.
+    pub fn rng(&mut self) -> &mut Rng {
+        &mut self.rng
+    }
+
+    /// Notes `text` as the analysis in the autosave file: whether it differs from the last.
+    pub fn note_autosaved(&mut self, text: &str) -> bool {
+        let changed = self.autosaved != text;
+        if changed {
+            text.clone_into(&mut self.autosaved);
+        }
+        changed
+    }
+
+    /// Forgets the autosaved analysis: whether there was one.
+    pub fn forget_autosaved(&mut self) -> bool {
+        let had = !self.autosaved.is_empty();
+        self.autosaved.clear();
+        had
     }
 
     /// Limits for the opponent's search in play mode.

@@ -17,7 +17,7 @@ use super::start;
 /// Opens `path`: index it in the background, then show its games.
 pub fn open(app: &mut App, path: PathBuf) {
     app.info(format!("reading {}...", path.display()));
-    app.effects.push(Effect::IndexPgn(path));
+    app.effect(Effect::IndexPgn(path));
 }
 
 /// Shows the game list of the open file, or asks for one.
@@ -99,7 +99,7 @@ fn open_selected(app: &mut App) {
     if let Some(entry) = lib.selected_entry().cloned() {
         let path = lib.path.clone();
         app.info(format!("opening game {}...", entry.number));
-        app.effects.push(Effect::LoadGame {
+        app.effect(Effect::LoadGame {
             path,
             entry: Box::new(entry),
         });
@@ -114,7 +114,7 @@ pub fn event(app: &mut App, event: LibraryEvent) {
         LibraryEvent::Indexed(path, Ok(index)) => {
             let count = index.len();
             app.library = Some(Library::new(path.clone(), index));
-            app.effects.push(Effect::CheckPgn(path.clone()));
+            app.effect(Effect::CheckPgn(path.clone()));
             match count {
                 0 => app.error(format!("{}: no games found", path.display())),
                 // One game: straight to it.
@@ -169,7 +169,7 @@ pub fn event(app: &mut App, event: LibraryEvent) {
                 match lib.index.with_game_replaced(origin.number, &origin.bytes) {
                     Some(index) => lib.index = Arc::new(index),
                     // The list cannot follow: read the file again.
-                    _ => app.effects.push(Effect::IndexPgn(origin.path.clone())),
+                    _ => app.effect(Effect::IndexPgn(origin.path.clone())),
                 }
             }
             let games = app.library.as_ref().map_or(0, |l| l.index.len());

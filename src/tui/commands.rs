@@ -113,7 +113,7 @@ fn run_command(app: &mut App, text: &str) {
         _ => None,
     };
     if let Some(action) = action {
-        return app.queued.push(action);
+        return app.follow(action);
     }
     match word {
         "fen" if rest.is_empty() => {
@@ -125,7 +125,7 @@ fn run_command(app: &mut App, text: &str) {
         "save" => submit(app, PromptKind::SaveAs, &rest.join(" ")),
         "write" if rest.is_empty() => app.error("write takes a file name"),
         "write" => submit(app, PromptKind::WriteAs, &rest.join(" ")),
-        "open" if rest.is_empty() => app.queued.push(Action::Command(Command::Open)),
+        "open" if rest.is_empty() => app.follow(Action::Command(Command::Open)),
         "open" => submit(app, PromptKind::OpenPgn, &rest.join(" ")),
         "messages" | "log" => {
             // The newest at the bottom, in sight.
@@ -275,7 +275,7 @@ fn play_command(app: &mut App, args: &[&str]) {
                 if number.is_some() {
                     i += 1;
                 }
-                let n = number.unwrap_or_else(|| (app.rng.next_u64() % 960) as u32);
+                let n = number.unwrap_or_else(|| (app.rng().next_u64() % 960) as u32);
                 match crate::chess::chess960::start_position(n) {
                     Some(pos) => chess960 = Some((n, pos)),
                     None => return app.error("Chess960 positions are numbered 0 to 959"),

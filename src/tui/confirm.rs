@@ -81,7 +81,10 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
 /// next cannot change what is written. `resumable`: a game in progress stays offered for
 /// resuming (quitting), or is left for good (another game replaces it).
 pub fn save_before_leaving(app: &mut App, resumable: bool) {
-    let (path, append, origin) = match (app.game.origin().cloned(), app.games_file.clone()) {
+    let (path, append, origin) = match (
+        app.game.origin().cloned(),
+        app.games_file().map(std::path::PathBuf::from),
+    ) {
         (Some(origin), _) => (origin.path.clone(), false, Some(origin)),
         (None, Some(file)) => (file, true, None),
         (None, None) => return app.error("no data directory to save games in"),

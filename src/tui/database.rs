@@ -19,7 +19,7 @@ use super::keymap::Command;
 pub fn open(app: &mut App, path: PathBuf) {
     app.info(format!("opening {}...", path.display()));
     let request = app.explorer.open(path);
-    app.effects.push(Effect::Explorer(request));
+    app.effect(Effect::Explorer(request));
 }
 
 /// `:db` alone: what is open.
@@ -64,7 +64,7 @@ pub fn settle(app: &mut App) {
     let player = app.config.database_player.clone();
     let pos = app.position().clone();
     if let Some(request) = app.explorer.request_for(&pos, player.as_deref()) {
-        app.effects.push(Effect::Explorer(request));
+        app.effect(Effect::Explorer(request));
     }
 }
 
@@ -94,8 +94,8 @@ pub fn key(app: &mut App, key: EditKey) {
         return app.explorer.select_row(row, rows);
     }
     match key {
-        EditKey::Left => app.queued.push(Action::Command(Command::PrevMove)),
-        EditKey::Right => app.queued.push(Action::Command(Command::NextMove)),
+        EditKey::Left => app.follow(Action::Command(Command::PrevMove)),
+        EditKey::Right => app.follow(Action::Command(Command::NextMove)),
         EditKey::Enter => match app.explorer.selected_move(app.position()) {
             Some(m) => super::moves::make_move(app, m),
             None => app.info("no move to play here"),
@@ -135,7 +135,7 @@ fn cycle_scope(app: &mut App) {
 fn list_games(app: &mut App) {
     let player = app.config.database_player.clone();
     app.info("finding the games...");
-    app.effects.push(Effect::Explorer(Request::Games {
+    app.effect(Effect::Explorer(Request::Games {
         position: Box::new(app.position().clone()),
         filters: Box::new(app.explorer.filters(player.as_deref())),
     }));
@@ -152,7 +152,7 @@ pub fn games_key(app: &mut App, mut list: GamesList, key: EditKey) {
         EditKey::Enter => {
             if let Some(game) = list.games.get(list.selected) {
                 app.info(format!("opening game {}...", game.id));
-                app.effects.push(Effect::Explorer(Request::Load {
+                app.effect(Effect::Explorer(Request::Load {
                     id: game.id,
                     position: list.position.clone(),
                 }));

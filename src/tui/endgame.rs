@@ -43,7 +43,7 @@ fn start_material(app: &mut App, material: Material) {
         ));
     };
     let user = super::play::configured_color(&app.config, app.now);
-    let rng = &mut app.rng;
+    let rng = app.rng();
     let mut next = || rng.next_u64();
     match generate(&tables, &material, user, TbWdl::Win, &mut next) {
         Ok(pos) => start_position(app, pos, Some(material)),

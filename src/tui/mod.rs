@@ -108,7 +108,7 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
     config.ascii |= options.ascii;
     let mut app = App::new(config, now);
     app.colors = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
-    app.games_file = autosave::games_path();
+    app.set_games_file(autosave::games_path());
     let mut book = crate::book::Book::embedded();
     let mut book_error = None;
     if let Some(file) = &app.config.book_file {
@@ -223,7 +223,7 @@ pub fn run(options: Options) -> io::Result<()> {
     guard.terminal.draw(|f| view::render(&app, f))?;
     let mut last_draw = Instant::now();
     let mut redraw_due: Option<Instant> = None;
-    while !app.quit {
+    while !app.quitting() {
         let now = Instant::now();
         let clock_due = app
             .clocks()
@@ -312,7 +312,7 @@ fn run_effects(
     jobs: &mut Jobs,
 ) {
     jobs.writes.retain(|j| !j.is_finished());
-    for effect in std::mem::take(&mut app.effects) {
+    for effect in app.take_effects() {
         let tx = tx.clone();
         let job = match effect {
             Effect::Engine(c) => {

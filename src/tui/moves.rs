@@ -47,7 +47,7 @@ pub fn make_move(app: &mut App, m: Move) {
             let left = p.clocks.remaining(mover, app.now);
             app.game.set_clock(node, left);
         }
-        app.effects.push(Effect::Autosave(app.snapshot().to_text()));
+        app.effect(Effect::Autosave(app.snapshot().to_text()));
     }
 }
 

@@ -129,7 +129,7 @@ pub fn engine_moved(app: &mut App, at: NodeId, best: Option<Move>, ponder: Optio
         }
     }
     app.game.mark_changed();
-    app.effects.push(Effect::Autosave(app.snapshot().to_text()));
+    app.effect(Effect::Autosave(app.snapshot().to_text()));
 }
 
 fn takeback(app: &mut App) {
@@ -163,7 +163,7 @@ fn takeback(app: &mut App) {
         p.expected = None;
         p.clocks.start(app.game.last().turn(), app.now);
     }
-    app.effects.push(Effect::Autosave(app.snapshot().to_text()));
+    app.effect(Effect::Autosave(app.snapshot().to_text()));
     app.info("took back your last move");
 }
 

@@ -15,8 +15,7 @@ pub fn open_prompt(app: &mut App, kind: PromptKind) {
     let prompt = match kind {
         PromptKind::SaveAs => Prompt::preselected(
             kind,
-            app.games_file
-                .as_ref()
+            app.games_file()
                 .map(|p| p.display().to_string())
                 .unwrap_or_default(),
         ),
@@ -80,7 +79,7 @@ pub fn key(app: &mut App, key: EditKey) {
         }
         EditKey::Enter => {
             if let Some((kind, text)) = app.prompt.submit() {
-                app.queued.push(Action::Submit(kind, text));
+                app.follow(Action::Submit(kind, text));
             }
             return;
         }

@@ -8,7 +8,7 @@ use super::dialog::Pending;
 
 /// Saves the game as PGN: appended to `path`, or to the games file.
 pub fn save_game(app: &mut App, path: Option<PathBuf>) {
-    let Some(path) = path.or_else(|| app.games_file.clone()) else {
+    let Some(path) = path.or_else(|| app.games_file().map(PathBuf::from)) else {
         return app.error("no data directory to save games in");
     };
     write_game(app, path, true);
@@ -75,7 +75,7 @@ pub fn queue_write_then(
     // stays resumable, and its autosave will say where it went.
     let playing = matches!(app.mode, Mode::Play(_));
     let finished = app.game.end().is_some() || !resumable;
-    app.effects.push(Effect::SaveGame {
+    app.effect(Effect::SaveGame {
         path,
         game: Box::new(app.game.to_game()),
         append,
@@ -109,12 +109,10 @@ pub fn autosave_analysis(app: &mut App) {
     }
     if app.has_unsaved_work() {
         let text = app.snapshot().to_text();
-        if text != app.autosaved {
-            app.effects.push(Effect::Autosave(text.clone()));
-            app.autosaved = text;
+        if app.note_autosaved(&text) {
+            app.effect(Effect::Autosave(text));
         }
-    } else if !app.autosaved.is_empty() {
-        app.autosaved.clear();
-        app.effects.push(Effect::ClearAutosave);
+    } else if app.forget_autosaved() {
+        app.effect(Effect::ClearAutosave);
     }
 }

@@ -86,7 +86,7 @@ pub fn new_game_key(app: &mut App, mut d: NewGameDialog, key: EditKey) {
             if !d.chess960 {
                 return start_play(app, Position::startpos(), d.color, tc, d.level);
             }
-            let n = (app.rng.next_u64() % 960) as u32;
+            let n = (app.rng().next_u64() % 960) as u32;
             let start = crate::chess::chess960::start_position(n).expect("0..960 are numbered");
             start_play(app, start, d.color, tc, d.level);
             return app.info(format!(
@@ -148,7 +148,7 @@ pub fn start_play(app: &mut App, start: Position, human: Color, tc: TimeControl,
 pub fn resume(app: &mut App, saved: &Saved) {
     if let Some(file) = saved.file.clone() {
         // This instance's own autosave takes over from here.
-        app.effects.push(Effect::RemoveAutosave(file));
+        app.effect(Effect::RemoveAutosave(file));
     }
     if let Some(pgn) = &saved.pgn {
         return resume_analysis(app, saved, pgn);
@@ -183,7 +183,7 @@ pub fn resume(app: &mut App, saved: &Saved) {
     {
         p.clocks.start(app.game.last().turn(), app.now);
     }
-    app.effects.push(Effect::Autosave(app.snapshot().to_text()));
+    app.effect(Effect::Autosave(app.snapshot().to_text()));
     match &saved.saved_to {
         Some(file) => app.info(format!(
             "resumed the game from last time (saved unfinished in {file})"
@@ -218,7 +218,7 @@ fn reset_view(app: &mut App) {
     app.board.clear_typed();
     app.lines.clear();
     app.game.mark_saved();
-    app.history.clear();
+    app.undo_history().clear();
 }
 
 pub fn set_engine_options(app: &mut App) {

@@ -22,7 +22,7 @@ pub fn app() -> App {
     let mut app = App::new(Config::default(), Instant::now());
     app.size = (100, 30);
     // Effects are not carried out in these tests; the path is only a label.
-    app.games_file = Some("games-under-test.pgn".into());
+    app.set_games_file(Some("games-under-test.pgn".into()));
     app
 }
 
@@ -92,7 +92,7 @@ pub fn ctrl(app: &mut App, c: char) {
 /// The last `go` sent to the engine since the effects were drained.
 pub fn take_go(app: &mut App) -> Option<(u64, Vec<String>, GoLimits)> {
     let mut last = None;
-    for e in std::mem::take(&mut app.effects) {
+    for e in app.take_effects() {
         if let Effect::Engine(EngineCommand::Go {
             id,
             start,
@@ -177,7 +177,11 @@ fn play_typed_move_engine_reply_and_takeback() {
     assert_eq!(p.clocks.running(), Some(Color::White));
     keys(&mut app, "u");
     assert_eq!(sans(&app), "");
-    assert!(app.effects.iter().any(|e| matches!(e, Effect::Autosave(_))));
+    assert!(
+        app.effects()
+            .iter()
+            .any(|e| matches!(e, Effect::Autosave(_)))
+    );
 }
 
 #[test]
@@ -360,7 +364,7 @@ fn flip_resign_and_game_record() {
     );
     let Mode::Play(p) = &app.mode else { panic!() };
     assert!(p.recorded);
-    let written = app.effects.iter().find_map(|e| match e {
+    let written = app.effects().iter().find_map(|e| match e {
         Effect::SaveGame { game, append, .. } => Some((game.to_pgn(), *append)),
         _ => None,
     });
@@ -435,27 +439,27 @@ fn hint_searches_for_the_player() {
 fn quit_offers_to_save_an_unsaved_game() {
     let mut app = playing(Color::White);
     keys(&mut app, "q");
-    assert!(app.quit, "nothing to save");
+    assert!(app.quitting(), "nothing to save");
     let mut app = playing(Color::White);
     keys(&mut app, "e4<Enter>q");
     assert!(matches!(app.overlay, Some(Overlay::ConfirmQuit)));
     keys(&mut app, "<Esc>");
-    assert!(!app.quit);
+    assert!(!app.quitting());
     ctrl(&mut app, 'c');
     keys(&mut app, "n");
-    assert!(app.quit);
+    assert!(app.quitting());
     assert!(
-        app.effects
+        app.effects()
             .iter()
             .any(|e| matches!(e, Effect::ClearAutosave))
     );
     // Saved on the way out unfinished: it stays resumable, its autosave saying where it went.
     let mut app = playing(Color::White);
     keys(&mut app, "e4<Enter>q");
-    app.effects.clear();
+    app.take_effects();
     keys(&mut app, "y");
-    assert!(app.quit);
-    assert!(app.effects.iter().any(|e| matches!(
+    assert!(app.quitting());
+    assert!(app.effects().iter().any(|e| matches!(
         e,
         Effect::SaveGame {
             clears_autosave: false,
@@ -471,11 +475,11 @@ fn quit_offers_to_save_an_unsaved_game() {
 fn a_game_left_for_another_can_be_saved_first() {
     let mut app = playing(Color::White);
     keys(&mut app, "e4<Enter>");
-    app.effects.clear();
+    app.take_effects();
     keys(&mut app, ":play black<Enter>");
     assert!(matches!(app.overlay, Some(Overlay::Confirm(_))));
     keys(&mut app, "s");
-    assert!(app.effects.iter().any(|e| matches!(
+    assert!(app.effects().iter().any(|e| matches!(
         e,
         Effect::SaveGame {
             append: true,
@@ -516,7 +520,7 @@ fn analyse_mode_infinite_analysis_follows_navigation() {
     keys(&mut app, "k");
     assert_eq!(app.game.current_node(), main_node(&app, 1));
     assert!(
-        app.effects
+        app.effects()
             .iter()
             .any(|e| matches!(e, Effect::Engine(EngineCommand::Stop)))
     );
@@ -672,10 +676,10 @@ fn fen_shown_and_fen_and_pgn_copied() {
     let fen = app.position().fen();
     keys(&mut app, ":fen<Enter>");
     assert!(app.message().unwrap().1.starts_with(&fen));
-    app.effects.clear();
+    app.take_effects();
     keys(&mut app, "y");
     let copied: Vec<&String> = app
-        .effects
+        .effects()
         .iter()
         .filter_map(|e| match e {
             Effect::Clipboard(text) => Some(text),
@@ -683,9 +687,9 @@ fn fen_shown_and_fen_and_pgn_copied() {
         })
         .collect();
     assert_eq!(copied, [&fen]);
-    app.effects.clear();
+    app.take_effects();
     keys(&mut app, "Y");
-    assert!(app.effects.iter().any(
+    assert!(app.effects().iter().any(
         |e| matches!(e, Effect::Clipboard(pgn) if pgn.contains("1. e4") && pgn.contains("[White \"Player\"]"))
     ));
 }

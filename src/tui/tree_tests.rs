@@ -39,7 +39,7 @@ fn temp_dir(name: &str) -> PathBuf {
 
 /// Carries out the queued saves the way the event loop does.
 fn run_saves(app: &mut App) {
-    for effect in std::mem::take(&mut app.effects) {
+    for effect in app.take_effects() {
         if let Effect::SaveGame {
             path,
             game,
@@ -117,7 +117,7 @@ fn every_edit_can_be_undone_and_redone() {
     let mut app = analysing("e4<Enter>e5<Enter>Nf3<Enter>Nc6<Enter>Bb5<Enter>");
     // As a game read from a file: saved, nothing to undo.
     app.game.mark_saved();
-    app.history.clear();
+    app.undo_history().clear();
     let whole = sans(&app);
     // A variation, a mark, a comment, a promotion, a deletion: ten steps back restore the game.
     keys(&mut app, "kkd6<Enter>1;solid<Enter>p");
@@ -208,7 +208,7 @@ fn save_and_append_round_trip() {
     assert_eq!(app.prompt.current().unwrap().kind, PromptKind::WriteAs);
     keys(&mut app, &format!("{}<Enter>", path.display()));
     assert!(
-        app.effects
+        app.effects()
             .iter()
             .any(|e| matches!(e, Effect::SaveGame { append: false, .. }))
     );
@@ -236,7 +236,7 @@ fn save_and_append_round_trip() {
     keys(&mut app, "<Esc>");
     keys(&mut app, &format!(":save {}<Enter>", path.display()));
     assert!(
-        app.effects
+        app.effects()
             .iter()
             .any(|e| matches!(e, Effect::SaveGame { append: true, .. }))
     );
@@ -269,13 +269,13 @@ fn open_file(app: &mut App, path: &Path) {
     assert_eq!(app.prompt.current().unwrap().kind, PromptKind::OpenPgn);
     keys(app, &format!("{}<Enter>", path.display()));
     assert!(
-        app.effects
+        app.effects()
             .iter()
             .any(|e| matches!(e, Effect::IndexPgn(p) if p == path)),
         "{:?}",
-        app.effects
+        app.effects()
     );
-    app.effects.clear();
+    app.take_effects();
     let index = GameIndex::build(path)
         .map(Arc::new)
         .map_err(|e| e.to_string());
@@ -309,14 +309,14 @@ fn open_file(app: &mut App, path: &Path) {
 /// Reads the game a `LoadGame` effect asks for and feeds it in.
 fn load_requested(app: &mut App) {
     let Some(Effect::LoadGame { path, entry }) = app
-        .effects
+        .effects()
         .iter()
         .find(|e| matches!(e, Effect::LoadGame { .. }))
         .cloned()
     else {
-        panic!("no game requested: {:?}", app.effects);
+        panic!("no game requested: {:?}", app.effects());
     };
-    app.effects.clear();
+    app.take_effects();
     let game = load_entry_with_bytes(&path, &entry)
         .map(|(parsed, bytes)| {
             let origin = crate::game::GameOrigin {
@@ -586,14 +586,16 @@ fn a_whole_game_analysis_is_unsaved_work() {
         score: Some(crate::game::Score::Cp(30)),
         ..Default::default()
     };
-    app.effects.clear();
+    app.take_effects();
     update(
         &mut app,
         Action::Engine(id, crate::engines::service::EngineEvent::Info(info)),
     );
     assert_eq!(app.game.eval(node), Some(crate::game::Score::Cp(30)));
     assert!(
-        !app.effects.iter().any(|e| matches!(e, Effect::Autosave(_))),
+        !app.effects()
+            .iter()
+            .any(|e| matches!(e, Effect::Autosave(_))),
         "an engine report alone writes no autosave"
     );
     assert!(app.has_unsaved_work());

@@ -21,7 +21,7 @@ pub fn type_move(app: &mut App, key: EditKey) {
         EditKey::Enter if key_alone(app).is_some() => {
             if let Some(command) = key_alone(app) {
                 app.board.clear_typed();
-                app.queued.push(super::action::Action::Command(command));
+                app.follow(super::action::Action::Command(command));
             }
         }
         EditKey::Enter => match parse_typed(app.position(), app.board.typed()) {

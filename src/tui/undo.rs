@@ -27,7 +27,7 @@ pub fn checkpoint(app: &mut App, edit: &'static str) {
 }
 
 fn remember(app: &mut App, game: Record, edit: &'static str) {
-    app.history.remember(Snapshot { game, edit });
+    app.undo_history().remember(Snapshot { game, edit });
 }
 
 pub fn undo(app: &mut App) {
@@ -49,13 +49,13 @@ fn step(app: &mut App, back: bool) {
     if !matches!(app.mode, Mode::Analyse(_)) {
         return app.info(format!("{verb} works on the edits of analyse mode (f2)"));
     }
-    let Some(state) = app.history.take(back) else {
+    let Some(state) = app.undo_history().take(back) else {
         return app.info(format!("nothing to {verb}"));
     };
     let shown = swap_in(app, state.game, state.edit);
     let hint = if back { " (ctrl-y redoes)" } else { "" };
     app.info(format!("{done}: {}{hint}", shown.edit));
-    app.history.keep(back, shown);
+    app.undo_history().keep(back, shown);
 }
 
 /// Shows `game` and returns what was shown, as a snapshot for the other stack.

@@ -1,7 +1,7 @@
 //! `update(&mut App, Action)`: the only place the interface state changes. It hands the action
 //! to the part of the interface it concerns, then the actions that followed from it
-//! (`app.queued`: a confirmed question, a submitted prompt), then settles. Side effects
-//! (engine commands, file writes) are queued in `app.effects` for the event loop.
+//! (`App::follow`: a confirmed question, a submitted prompt), then settles. Side effects
+//! (engine commands, file writes) are queued by `App::effect` for the event loop.
 
 use crate::chess::{Move, Square};
 use crate::game::NodeId;
@@ -29,8 +29,7 @@ pub fn update(app: &mut App, action: Action) {
     }
     dispatch(app, action);
     // What followed from it, in order (each may queue more).
-    while !app.queued.is_empty() {
-        let next = app.queued.remove(0);
+    while let Some(next) = app.next_followed() {
         dispatch(app, next);
     }
     settle(app);
@@ -123,7 +122,7 @@ fn request_tablebases(app: &mut App) {
         wanted.push(app.game.last().clone());
     }
     for pos in app.tb.to_request(wanted) {
-        app.effects.push(Effect::Tablebase(Box::new(pos)));
+        app.effect(Effect::Tablebase(Box::new(pos)));
     }
 }
 
@@ -183,12 +182,12 @@ fn command(app: &mut App, c: Command) {
         Command::CopyFen => {
             let fen = app.position().fen();
             app.info(format!("copied {fen}"));
-            app.effects.push(Effect::Clipboard(fen));
+            app.effect(Effect::Clipboard(fen));
         }
         Command::CopyPgn => {
             let pgn = app.game.to_game().to_pgn();
             app.info(format!("copied the game as PGN ({} moves)", app.game.len()));
-            app.effects.push(Effect::Clipboard(pgn));
+            app.effect(Effect::Clipboard(pgn));
         }
         Command::Open => open_prompt(app, PromptKind::OpenPgn),
         Command::Explorer => database::toggle_focus(app),
@@ -221,7 +220,7 @@ fn request_quit(app: &mut App) {
     if app.has_unsaved_work() && !matches!(app.overlay, Some(Overlay::ConfirmQuit)) {
         app.overlay = Some(Overlay::ConfirmQuit);
     } else {
-        app.quit = true;
+        app.quit();
     }
 }
 
@@ -279,12 +278,12 @@ fn overlay_key(app: &mut App, key: EditKey) {
         Overlay::DbGames(list) => database::games_key(app, list, key),
         Overlay::ConfirmQuit => match key {
             EditKey::Char('y' | 'Y') => {
-                app.quit = true;
+                app.quit();
                 confirm::save_before_leaving(app, true);
             }
             EditKey::Char('n' | 'N') => {
-                app.effects.push(Effect::ClearAutosave);
-                app.quit = true;
+                app.effect(Effect::ClearAutosave);
+                app.quit();
             }
             EditKey::Esc => {}
             _ => app.overlay = Some(Overlay::ConfirmQuit),
@@ -293,7 +292,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
             EditKey::Char('y' | 'Y') | EditKey::Enter => start::resume(app, &saved),
             EditKey::Char('n' | 'N') | EditKey::Esc => {
                 if let Some(file) = saved.file.clone() {
-                    app.effects.push(Effect::RemoveAutosave(file));
+                    app.effect(Effect::RemoveAutosave(file));
                 }
                 app.info("the unfinished work of last time was discarded");
             }

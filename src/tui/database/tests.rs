@@ -13,7 +13,7 @@ use super::super::update::update;
 
 /// The requests sent to the explorer's thread since the effects were drained.
 fn requests(app: &mut App) -> Vec<Request> {
-    std::mem::take(&mut app.effects)
+    app.take_effects()
         .into_iter()
         .filter_map(|e| match e {
             Effect::Explorer(r) => Some(r),

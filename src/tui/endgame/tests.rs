@@ -26,13 +26,12 @@ fn trainer_app() -> Option<App> {
 fn run_probes(app: &mut App) {
     loop {
         let mut asked = Vec::new();
-        app.effects.retain(|e| match e {
-            Effect::Tablebase(pos) => {
-                asked.push((**pos).clone());
-                false
+        for effect in app.take_effects() {
+            match effect {
+                Effect::Tablebase(pos) => asked.push(*pos),
+                other => app.effect(other),
             }
-            _ => true,
-        });
+        }
         if asked.is_empty() {
             return;
         }
@@ -85,7 +84,7 @@ fn material_command_starts_a_won_drill() {
     assert_eq!(app.reference(), Reference::Trainer);
     // The engine stays idle: the defender is the tables.
     assert!(
-        !app.effects
+        !app.effects()
             .iter()
             .any(|e| matches!(e, Effect::Engine(EngineCommand::Go { .. })))
     );
@@ -198,7 +197,7 @@ fn tablebase_panel_lists_every_move() {
     app.tb = TbPanel::none("no tablebases: put Syzygy files in tablebases".into());
     crate::tui::update::settle(&mut app);
     assert!(
-        !app.effects
+        !app.effects()
             .iter()
             .any(|e| matches!(e, Effect::Tablebase(_)))
     );
@@ -217,11 +216,11 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
     }];
     app.config.analysis = "sf".into();
     crate::tui::start::enter_analyse(&mut app);
-    app.effects.clear();
+    app.take_effects();
     keys(&mut app, " ");
     // Each search names its engine.
     let engines = |app: &App| -> Vec<Option<String>> {
-        app.effects
+        app.effects()
             .iter()
             .filter_map(|e| match e {
                 Effect::Engine(EngineCommand::Go { engine, .. }) => {
@@ -233,7 +232,7 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
     };
     assert_eq!(engines(&app), [Some("sf".to_owned())]);
     let id = app.searches.current().unwrap().id;
-    app.effects.clear();
+    app.take_effects();
     update(
         &mut app,
         Action::Engine(
@@ -257,10 +256,10 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
     );
     assert_eq!(app.lines.engine(), crate::engines::service::ENGINE_NAME);
     // :engine sf gives it another chance.
-    app.effects.clear();
+    app.take_effects();
     keys(&mut app, ":engine sf<Enter>");
     assert!(
-        app.effects
+        app.effects()
             .iter()
             .any(|e| matches!(e, Effect::Engine(EngineCommand::Retry(n)) if n == "sf"))
     );

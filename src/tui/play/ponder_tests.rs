@@ -13,7 +13,7 @@ use crate::tui::update::update;
 
 /// The engine commands queued since the last call.
 fn commands(app: &mut App) -> Vec<EngineCommand> {
-    std::mem::take(&mut app.effects)
+    app.take_effects()
         .into_iter()
         .filter_map(|e| match e {
             Effect::Engine(c) => Some(c),

@@ -25,7 +25,7 @@ fn engine_plays_white(configure: impl FnOnce(&mut App)) -> App {
 }
 
 fn searched(app: &App) -> bool {
-    app.effects
+    app.effects()
         .iter()
         .any(|e| matches!(e, Effect::Engine(EngineCommand::Go { .. })))
 }
