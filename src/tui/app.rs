@@ -161,7 +161,7 @@ pub enum Effect {
 pub struct App {
     pub config: Config,
     /// Colours on (off when NO_COLOR is set).
-    pub colors: bool,
+    colors: bool,
     pub mode: Mode,
     pub game: Record,
     /// The cursor, the piece picked up, a drag, the move being typed, the board's orientation.
@@ -175,7 +175,8 @@ pub struct App {
     /// The engine's lines, the position they start from and the cursor in the first.
     pub lines: EngineLines,
     pub hint: Option<Move>,
-    pub size: (u16, u16),
+    /// The terminal's columns and rows.
+    size: (u16, u16),
     pub now: Instant,
     effects: Vec<Effect>,
     /// Actions that follow from the one being handled (a confirmed question, a submitted
@@ -230,6 +231,24 @@ impl App {
             explorer: ExplorerPanel::default(),
             messages: Messages::default(),
         }
+    }
+
+    /// Colours on (off when NO_COLOR is set).
+    pub fn colors(&self) -> bool {
+        self.colors
+    }
+
+    pub fn set_colors(&mut self, on: bool) {
+        self.colors = on;
+    }
+
+    /// The terminal's columns and rows.
+    pub fn size(&self) -> (u16, u16) {
+        self.size
+    }
+
+    pub fn resize(&mut self, columns: u16, rows: u16) {
+        self.size = (columns, rows);
     }
 
     pub fn position(&self) -> &Position {

@@ -40,7 +40,7 @@ fn stop_play(app: &mut App) {
 
 /// Rows the list moves for page up and down.
 fn page(app: &App) -> usize {
-    usize::from(app.size.1.saturating_sub(6)).max(1)
+    usize::from(app.size().1.saturating_sub(6)).max(1)
 }
 
 /// What a key of browse mode asks of the rest of the interface.

@@ -131,9 +131,9 @@ fn run_command(app: &mut App, text: &str) {
             // The newest at the bottom, in sight.
             let lines = app
                 .messages
-                .lines(super::dialog::log_width(app.size.0))
+                .lines(super::dialog::log_width(app.size().0))
                 .len();
-            let rows = usize::from(app.size.1.saturating_sub(4)).max(1);
+            let rows = usize::from(app.size().1.saturating_sub(4)).max(1);
             let scroll = lines.saturating_sub(rows);
             app.overlay = Some(super::app::Overlay::Messages { scroll });
         }

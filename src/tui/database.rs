@@ -144,7 +144,7 @@ fn list_games(app: &mut App) {
 /// A key while the games list is open.
 pub fn games_key(app: &mut App, mut list: GamesList, key: EditKey) {
     let last = list.games.len().saturating_sub(1);
-    let page = usize::from(app.size.1.saturating_sub(8)).max(1);
+    let page = usize::from(app.size().1.saturating_sub(8)).max(1);
     if let Some(row) = key.moved(list.selected, last, page) {
         list.selected = row;
     }

@@ -83,7 +83,7 @@ pub fn key(app: &mut App, scroll: usize, key: EditKey) {
 pub fn messages_key(app: &mut App, scroll: usize, key: EditKey) {
     let last = app
         .messages
-        .lines(log_width(app.size.0))
+        .lines(log_width(app.size().0))
         .len()
         .saturating_sub(1);
     if let Some(scroll) = scrolled(app, scroll, last, key) {
@@ -93,7 +93,7 @@ pub fn messages_key(app: &mut App, scroll: usize, key: EditKey) {
 
 /// Where a scrolling overlay goes for `key` (up to line `last`); `None`: the key closes it.
 fn scrolled(app: &App, scroll: usize, last: usize, key: EditKey) -> Option<usize> {
-    let page = usize::from(app.size.1.saturating_sub(6)).max(1);
+    let page = usize::from(app.size().1.saturating_sub(6)).max(1);
     let key = match key {
         EditKey::Char('j') => EditKey::Down,
         EditKey::Char('k') => EditKey::Up,

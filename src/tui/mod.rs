@@ -107,7 +107,7 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
     let (mut config, notes) = config::load(config::config_path().as_deref());
     config.ascii |= options.ascii;
     let mut app = App::new(config, now);
-    app.colors = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    app.set_colors(std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()));
     app.set_games_file(autosave::games_path());
     let mut book = crate::book::Book::embedded();
     let mut book_error = None;
@@ -207,7 +207,7 @@ pub fn run(options: Options) -> io::Result<()> {
     let tb_requests = tb_requests.transpose()?;
     let mut guard = terminal::TerminalGuard::enter()?;
     let size = guard.terminal.size()?;
-    app.size = (size.width, size.height);
+    app.resize(size.width, size.height);
     let autosave_tx = tx.clone();
     let mut jobs = Jobs {
         autosave: autosave::path()

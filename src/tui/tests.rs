@@ -20,7 +20,7 @@ use crate::game::{Ending, GameResult};
 
 pub fn app() -> App {
     let mut app = App::new(Config::default(), Instant::now());
-    app.size = (100, 30);
+    app.resize(100, 30);
     // Effects are not carried out in these tests; the path is only a label.
     app.set_games_file(Some("games-under-test.pgn".into()));
     app

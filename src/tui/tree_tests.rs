@@ -411,7 +411,7 @@ fn a_file_of_one_game_opens_it_and_a_missing_file_is_an_error() {
 #[test]
 fn clicking_the_graph_jumps_to_that_move() {
     let mut app = analysing("e4<Enter>e5<Enter>Nf3<Enter>Nc6<Enter>");
-    let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
+    let area = ratatui::layout::Rect::new(0, 0, app.size().0, app.size().1);
     let graph = super::view::side_panels(&app, &super::layout::compute(area, true)).graph;
     update(&mut app, Action::MouseDown(graph.x, graph.y + 2));
     assert_eq!(app.game.current_node(), NodeId::ROOT);

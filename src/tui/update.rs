@@ -89,7 +89,7 @@ fn dispatch(app: &mut App, action: Action) {
                 pick_square(app, to);
             }
         }
-        Action::Resize(w, h) => app.size = (w, h),
+        Action::Resize(w, h) => app.resize(w, h),
         Action::Engine(id, event) => engine_sync::engine_event(app, id, event),
         Action::Tick => play::tick(app),
         Action::JobDone(Ok(msg)) => app.info(msg),
@@ -131,7 +131,7 @@ fn graph_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
     if matches!(app.mode, Mode::Setup(_) | Mode::Browse) {
         return None;
     }
-    let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
+    let area = ratatui::layout::Rect::new(0, 0, app.size().0, app.size().1);
     let graph = super::view::side_panels(app, &layout::compute(area, app.config.coordinates)).graph;
     let line = app.game.line_through(app.game.current_node());
     let ply = layout::graph_ply_at(graph, line.len() - 1, x, y)?;
@@ -144,13 +144,13 @@ fn list_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
     if matches!(app.mode, Mode::Setup(_) | Mode::Browse | Mode::Learn(_)) {
         return None;
     }
-    let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
+    let area = ratatui::layout::Rect::new(0, 0, app.size().0, app.size().1);
     let moves = super::view::side_panels(app, &layout::compute(area, app.config.coordinates)).moves;
     super::view::moves::node_at(app, moves, x, y)
 }
 
 fn square_at(app: &App, x: u16, y: u16) -> Option<Square> {
-    let area = ratatui::layout::Rect::new(0, 0, app.size.0, app.size.1);
+    let area = ratatui::layout::Rect::new(0, 0, app.size().0, app.size().1);
     layout::compute(area, app.config.coordinates).square_at(x, y, app.board.flipped())
 }
 

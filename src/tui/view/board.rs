@@ -69,7 +69,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
         let mut style = Style::default();
         // The square's colour, on which marks are inked.
         let mut square_bg = None;
-        if app.colors {
+        if app.colors() {
             let t = app.config.theme;
             let bg = if Some(sq) == selected {
                 t.selected
@@ -96,14 +96,14 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
             style = style.add_modifier(Modifier::UNDERLINED);
         }
         buf.set_style(rect, style);
-        if !app.colors && !light && rect.width >= 3 {
+        if !app.colors() && !light && rect.width >= 3 {
             // Mark dark squares without colour.
             buf[(rect.x, rect.y)].set_char('·');
         }
         let mid = (rect.x + rect.width / 2, rect.y + rect.height / 2);
         if let Some(p) = pieces(sq) {
             let mut ps = Style::default().add_modifier(Modifier::BOLD);
-            if app.colors {
+            if app.colors() {
                 let t = app.config.theme;
                 let ink = p.color.fold(t.white_piece, t.black_piece);
                 ps = ps.fg(rgb(ink));
@@ -111,13 +111,13 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
                     ps = ps.bg(rgb(plate));
                 }
             }
-            let art = app.colors
+            let art = app.colors()
                 && !app.config.ascii
                 && app.config.piece_art
                 && super::pieces::draw(p.role, rect, ps, buf);
             if !art {
                 buf[mid]
-                    .set_char(glyph(p, app.config.ascii, app.colors))
+                    .set_char(glyph(p, app.config.ascii, app.colors()))
                     .set_style(ps);
             }
             if is_dest {
@@ -150,7 +150,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
                 Style::default()
                     .fg(rgb(app.config.theme.mark(bg)))
                     .add_modifier(Modifier::BOLD)
-            } else if app.colors {
+            } else if app.colors() {
                 Style::default()
                     .fg(Tc::Rgb(30, 60, 200))
                     .add_modifier(Modifier::BOLD)

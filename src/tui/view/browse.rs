@@ -107,12 +107,12 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     // One line for the selected game's error at the bottom.
     let rows = (inner.height as usize).saturating_sub(3);
     let first = lib.selected.saturating_sub(rows.saturating_sub(1));
-    let highlight = if app.colors {
+    let highlight = if app.colors() {
         Style::default().bg(Tc::Rgb(60, 90, 160)).fg(Tc::White)
     } else {
         Style::default().add_modifier(Modifier::REVERSED)
     };
-    let bad_style = if app.colors {
+    let bad_style = if app.colors() {
         Style::default().fg(Tc::LightRed)
     } else {
         dim

@@ -50,7 +50,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let running = clocks.running() == Some(color);
         let mut style = Style::default();
         if left < LOW_TIME {
-            style = if app.colors {
+            style = if app.colors() {
                 style.fg(Tui::Red).add_modifier(Modifier::BOLD)
             } else {
                 style.add_modifier(Modifier::BOLD | Modifier::UNDERLINED)

@@ -92,7 +92,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         ),
         dim,
     ));
-    let score_style = if app.colors {
+    let score_style = if app.colors() {
         Style::default().fg(Tc::Cyan).add_modifier(Modifier::BOLD)
     } else {
         Style::default().add_modifier(Modifier::BOLD)

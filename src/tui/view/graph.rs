@@ -66,7 +66,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         }
     }
     let color = |c: Tc| {
-        if app.colors {
+        if app.colors() {
             Style::default().fg(c)
         } else {
             Style::default()

@@ -50,7 +50,7 @@ pub fn render(app: &App, frame: &mut Frame) {
     evalbar::render(
         app.shown_eval(),
         app.board.flipped(),
-        app.colors,
+        app.colors(),
         areas.evalbar,
         buf,
     );

@@ -147,7 +147,7 @@ impl Styles {
 }
 
 fn layout(app: &App, width: u16) -> Layout {
-    let styles = Styles::new(app.colors);
+    let styles = Styles::new(app.colors());
     let tree = app.game.tree();
     let mut out = Layout {
         width: width.max(8) as usize,

@@ -40,7 +40,7 @@ fn book(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 fn wdl_style(app: &App, wdl: TbWdl) -> Style {
-    if !app.colors {
+    if !app.colors() {
         return match wdl {
             TbWdl::Win => Style::default().add_modifier(Modifier::BOLD),
             _ => Style::default(),

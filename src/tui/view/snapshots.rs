@@ -36,7 +36,7 @@ fn screen(app: &App, (w, h): (u16, u16)) -> String {
 
 fn snapshot_at_every_size(name: &str, mut app: App) {
     for size in SIZES {
-        app.size = size;
+        app.resize(size.0, size.1);
         let text = screen(&app, size);
         insta::assert_snapshot!(format!("{name}_{}x{}", size.0, size.1), text);
     }

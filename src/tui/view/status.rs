@@ -127,7 +127,7 @@ fn prompt_line(prompt: &Prompt) -> Line<'_> {
 }
 
 fn message_style(app: &App, severity: Severity) -> Style {
-    match (severity, app.colors) {
+    match (severity, app.colors()) {
         (Severity::Error, true) => Style::default()
             .fg(Tc::LightRed)
             .add_modifier(Modifier::BOLD),

@@ -105,7 +105,7 @@ fn flipped_ascii_and_no_color() {
     let mut app = sample();
     app.board.flip();
     app.config.ascii = true;
-    app.colors = false;
+    app.set_colors(false);
     let buf = draw(&app, 80, 24);
     assert_eq!(symbol_at_square(&app, &buf, Square::E1), "K");
     assert_eq!(symbol_at_square(&app, &buf, Square::E8), "k");
@@ -408,7 +408,7 @@ fn stepping_into_the_engines_line_shows_its_positions() {
 #[test]
 fn clicking_a_move_in_the_list_shows_it() {
     let mut app = sample();
-    app.size = (100, 30);
+    app.resize(100, 30);
     let buf = draw(&app, 100, 30);
     let areas = layout::compute(buf.area, app.config.coordinates);
     // "Nf3" in the move list (right of the board).
