@@ -177,7 +177,8 @@ pub struct App {
     pub hint: Option<Move>,
     /// The terminal's columns and rows.
     size: (u16, u16),
-    pub now: Instant,
+    /// The time of the event being handled.
+    now: Instant,
     effects: Vec<Effect>,
     /// Actions that follow from the one being handled (a confirmed question, a submitted
     /// prompt, a command typed at the prompt): `update` carries them out before it settles.
@@ -240,6 +241,23 @@ impl App {
 
     pub fn set_colors(&mut self, on: bool) {
         self.colors = on;
+    }
+
+    /// The time of the event being handled: clocks run on it.
+    pub fn now(&self) -> Instant {
+        self.now
+    }
+
+    /// The event loop's clock: the time of the next event.
+    pub fn set_now(&mut self, now: Instant) {
+        self.now = now;
+    }
+
+    /// Stops the clocks of a game against the engine (leaving it, or ending it).
+    pub fn stop_clocks(&mut self) {
+        if let Mode::Play(p) = &mut self.mode {
+            p.clocks.stop(self.now);
+        }
     }
 
     /// The terminal's columns and rows.
@@ -412,8 +430,8 @@ impl App {
             saved.human = Some(p.human.fold("white", "black").into());
             saved.level = Some(p.level);
             saved.time_control = Some(p.clocks.control().to_string());
-            saved.white_ms = Some(p.clocks.remaining(Color::White, app.now).as_millis() as u64);
-            saved.black_ms = Some(p.clocks.remaining(Color::Black, app.now).as_millis() as u64);
+            saved.white_ms = Some(p.clocks.remaining(Color::White, app.now()).as_millis() as u64);
+            saved.black_ms = Some(p.clocks.remaining(Color::Black, app.now()).as_millis() as u64);
         }
         saved
     }

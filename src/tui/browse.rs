@@ -23,18 +23,12 @@ pub fn open(app: &mut App, path: PathBuf) {
 /// Shows the game list of the open file, or asks for one.
 pub fn enter(app: &mut App) {
     if app.library.is_some() {
-        stop_play(app);
+        app.stop_clocks();
         app.mode = Mode::Browse;
         app.board.select(None);
         app.board.clear_typed();
     } else {
         super::prompt::open_prompt(app, super::app::PromptKind::OpenPgn);
-    }
-}
-
-fn stop_play(app: &mut App) {
-    if let Mode::Play(p) = &mut app.mode {
-        p.clocks.stop(app.now);
     }
 }
 

@@ -262,7 +262,7 @@ fn book_command(app: &mut App, args: &[&str]) {
 }
 
 fn play_command(app: &mut App, args: &[&str]) {
-    let mut color = super::play::configured_color(&app.config, app.now);
+    let mut color = super::play::configured_color(&app.config, app.now());
     let mut tc = app.config.time_control;
     let mut level = app.config.level;
     let mut chess960 = None;

@@ -42,7 +42,7 @@ fn start_material(app: &mut App, material: Material) {
             app.tb.note
         ));
     };
-    let user = super::play::configured_color(&app.config, app.now);
+    let user = super::play::configured_color(&app.config, app.now());
     let rng = app.rng();
     let mut next = || rng.next_u64();
     match generate(&tables, &material, user, TbWdl::Win, &mut next) {
@@ -59,9 +59,7 @@ fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
             app.tb.note
         ));
     }
-    if let Mode::Play(p) = &mut app.mode {
-        p.clocks.stop(app.now);
-    }
+    app.stop_clocks();
     let user = pos.turn();
     let label = material
         .as_ref()

@@ -143,7 +143,7 @@ pub fn sync_engine(app: &mut App) {
         && ponder_hit(app, node)
     {
         app.engine(EngineCommand::PonderHit);
-        app.searches.ponder_hit(node, app.now);
+        app.searches.ponder_hit(node, app.now());
         return;
     }
     let current = app
@@ -171,7 +171,7 @@ pub fn sync_engine(app: &mut App) {
         if let Purpose::Ponder(extra) | Purpose::Grade(extra) = purpose {
             moves.push(extra);
         }
-        let id = app.searches.start(purpose, node, root, app.now);
+        let id = app.searches.start(purpose, node, root, app.now());
         app.engine(EngineCommand::Go {
             id,
             engine: engine_for(app, purpose).map(Box::new),

@@ -241,7 +241,7 @@ pub fn run(options: Options) -> io::Result<()> {
                 Err(_) => break,
             },
         };
-        app.now = Instant::now();
+        app.set_now(Instant::now());
         let mut urgent = true;
         let action = match event {
             Some(Event::Input(ev)) => input::action_for(&app, &ev),

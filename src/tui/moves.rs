@@ -41,10 +41,11 @@ pub fn make_move(app: &mut App, m: Move) {
     if !app.game.tree().is_mainline(node) && app.game.variation_start(node) == Some(node) {
         app.info("new variation");
     }
+    let now = app.now();
     if let Mode::Play(p) = &mut app.mode {
-        p.clocks.press(mover, app.now);
+        p.clocks.press(mover, now);
         if p.clocks.is_timed() {
-            let left = p.clocks.remaining(mover, app.now);
+            let left = p.clocks.remaining(mover, now);
             app.game.set_clock(node, left);
         }
         app.effect(Effect::Autosave(app.snapshot().to_text()));

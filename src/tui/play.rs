@@ -43,13 +43,14 @@ pub fn configured_color(config: &Config, now: Instant) -> Color {
 
 /// Checks for a fallen flag.
 pub fn tick(app: &mut App) {
+    let now = app.now();
     let Mode::Play(p) = &mut app.mode else {
         return;
     };
     if app.game.end().is_some() {
         return;
     }
-    if let Some(loser) = p.clocks.flagged(app.now) {
+    if let Some(loser) = p.clocks.flagged(now) {
         let winner = !loser;
         let end = if can_mate(app.game.last(), winner) {
             Ending::TimeForfeit {
@@ -72,13 +73,14 @@ pub fn check_end(app: &mut App) {
     let Some(end) = app.game.end() else {
         return;
     };
+    let now = app.now();
     let Mode::Play(p) = &mut app.mode else {
         return;
     };
     if p.recorded {
         return;
     }
-    p.clocks.stop(app.now);
+    p.clocks.stop(now);
     // Marked first so a failed save is reported once, not on every update.
     p.recorded = true;
     app.info(format!("game over: {end} ({})", end.result()));
@@ -120,11 +122,12 @@ pub fn engine_moved(app: &mut App, at: NodeId, best: Option<Move>, ponder: Optio
     // If the player is looking back through the game, the view stays there.
     let node = app.game.push_main(m);
     let expected = ponder.filter(|&r| app.game.last().is_legal(r));
+    let now = app.now();
     if let Mode::Play(p) = &mut app.mode {
         p.expected = expected.map(|r| (node, r));
-        p.clocks.press(mover, app.now);
+        p.clocks.press(mover, now);
         if p.clocks.is_timed() {
-            let left = p.clocks.remaining(mover, app.now);
+            let left = p.clocks.remaining(mover, now);
             app.game.set_clock(node, left);
         }
     }
@@ -157,11 +160,12 @@ fn takeback(app: &mut App) {
     app.game.goto(app.game.main_end());
     app.board.select(None);
     app.hint = None;
+    let (turn, now) = (app.game.last().turn(), app.now());
     if let Mode::Play(p) = &mut app.mode {
         p.recorded = false;
         p.hint_pending = false;
         p.expected = None;
-        p.clocks.start(app.game.last().turn(), app.now);
+        p.clocks.start(turn, now);
     }
     app.effect(Effect::Autosave(app.snapshot().to_text()));
     app.info("took back your last move");

@@ -17,7 +17,7 @@ pub fn open_new_game(app: &mut App) {
     let preset = PRESETS.iter().position(|&p| p == app.config.time_control);
     app.overlay = Some(Overlay::NewGame(NewGameDialog {
         field: DialogField::Color,
-        color: play::configured_color(&app.config, app.now),
+        color: play::configured_color(&app.config, app.now()),
         preset: preset.unwrap_or(DEFAULT_PRESET),
         level: app.config.level,
         book: app.config.book_choice,
@@ -178,10 +178,11 @@ pub fn resume(app: &mut App, saved: &Saved) {
     }
     // Saved unfinished into a file: finishing it writes it over that copy.
     app.game.set_origin(saved.origin());
+    let (turn, now) = (app.game.last().turn(), app.now());
     if let Mode::Play(p) = &mut app.mode
         && !app.game.is_empty()
     {
-        p.clocks.start(app.game.last().turn(), app.now);
+        p.clocks.start(turn, now);
     }
     app.effect(Effect::Autosave(app.snapshot().to_text()));
     match &saved.saved_to {
@@ -236,9 +237,7 @@ pub fn set_engine_options(app: &mut App) {
 
 /// Analyse mode on the current game (keeping it).
 pub fn enter_analyse(app: &mut App) {
-    if let Mode::Play(p) = &mut app.mode {
-        p.clocks.stop(app.now);
-    }
+    app.stop_clocks();
     if !matches!(app.mode, Mode::Analyse(_)) {
         app.mode = Mode::Analyse(AnalyseState::default());
         set_engine_options(app);
@@ -252,9 +251,7 @@ pub fn enter_analyse_from(app: &mut App, start: Position) {
 
 /// Analyse mode on `game`, from its start.
 pub fn enter_analyse_with(app: &mut App, game: Record) {
-    if let Mode::Play(p) = &mut app.mode {
-        p.clocks.stop(app.now);
-    }
+    app.stop_clocks();
     app.game = game;
     reset_view(app);
     app.mode = Mode::Analyse(AnalyseState::default());

@@ -403,7 +403,7 @@ fn flag_fall_and_draw_offer() {
         20,
     );
     keys(&mut app, "e4<Enter>");
-    app.now += Duration::from_secs(7);
+    app.set_now(app.now() + Duration::from_secs(7));
     update(&mut app, Action::Tick);
     assert_eq!(
         app.game.end(),

@@ -78,12 +78,12 @@ fn after_its_move_the_engine_ponders_on_the_expected_reply() {
     ));
     // Only the player's clock runs while the engine ponders.
     let Mode::Play(p) = &app.mode else { panic!() };
-    let black = p.clocks.remaining(Color::Black, app.now);
-    app.now += Duration::from_secs(5);
+    let black = p.clocks.remaining(Color::Black, app.now());
+    app.set_now(app.now() + Duration::from_secs(5));
     update(&mut app, Action::Tick);
     let Mode::Play(p) = &app.mode else { panic!() };
     assert_eq!(p.clocks.running(), Some(Color::White));
-    assert_eq!(p.clocks.remaining(Color::Black, app.now), black);
+    assert_eq!(p.clocks.remaining(Color::Black, app.now()), black);
 }
 
 #[test]

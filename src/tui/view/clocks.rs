@@ -46,7 +46,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let rows = if big { 3 } else { 1 };
     for (i, color) in [top, !top].into_iter().enumerate() {
         let y = area.y + i as u16 * if big { rows + 1 } else { 1 };
-        let left = clocks.remaining(color, app.now);
+        let left = clocks.remaining(color, app.now());
         let running = clocks.running() == Some(color);
         let mut style = Style::default();
         if left < LOW_TIME {

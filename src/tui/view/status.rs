@@ -31,7 +31,7 @@ pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
     spans.push(Span::styled(state, bold));
     if let Some(clocks) = app.clocks() {
         for color in [Color::White, Color::Black] {
-            let t = format_clock(clocks.remaining(color, app.now));
+            let t = format_clock(clocks.remaining(color, app.now()));
             let who = match app.human() {
                 Some(h) if h == color => "you",
                 Some(_) => "engine",

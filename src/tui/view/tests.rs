@@ -435,7 +435,7 @@ fn clicking_a_move_in_the_list_shows_it() {
 #[test]
 fn the_clocks_are_drawn_beside_the_board_and_red_when_low() {
     let mut app = playing(Color::White);
-    let now = app.now;
+    let now = app.now();
     if let crate::tui::app::Mode::Play(p) = &mut app.mode {
         p.clocks.set_remaining(crate::chess::ByColor {
             white: std::time::Duration::from_millis(12_300),
