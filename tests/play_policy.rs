@@ -104,7 +104,7 @@ fn the_interface_the_uci_engine_and_annotate_play_the_same_book() {
 
     // The interface: the engine has White and answers from the book without searching.
     let mut app = App::new(Config::default(), Instant::now());
-    app.policy = PlayPolicy::new(Some(Book::open(&path).unwrap()), None);
+    *app.policy_mut() = PlayPolicy::new(Some(Book::open(&path).unwrap()), None);
     start_play(
         &mut app,
         start.clone(),

@@ -165,15 +165,15 @@ pub struct App {
     pub mode: Mode,
     pub game: Record,
     /// The cursor, the piece picked up, a drag, the move being typed, the board's orientation.
-    pub board: BoardInput,
+    board: BoardInput,
     /// A one-line prompt at the bottom (`:` commands, FEN, file names) and what was entered
     /// at each.
-    pub prompt: PromptLine,
+    prompt: PromptLine,
     pub overlay: Option<Overlay>,
     /// The search the interface wants answers from.
-    pub searches: Searches,
+    searches: Searches,
     /// The engine's lines, the position they start from and the cursor in the first.
-    pub lines: EngineLines,
+    lines: EngineLines,
     pub hint: Option<Move>,
     /// The terminal's columns and rows.
     size: (u16, u16),
@@ -189,19 +189,19 @@ pub struct App {
     /// The edits of analyse mode that can be undone and redone.
     history: super::game::UndoHistory,
     /// The opening book (and tables) the opponent plays with; the book panel shows its book.
-    pub policy: PlayPolicy,
+    policy: PlayPolicy,
     /// Random Chess960 starts and endgame positions.
     rng: Rng,
     /// The PGN file open in browse mode.
     pub library: Option<Library>,
     /// The tablebases and their answers.
-    pub tb: TbPanel,
+    tb: TbPanel,
     /// The analysis last autosaved (empty: none is in the autosave file).
     autosaved: String,
     /// The game database and its explorer panel.
-    pub explorer: ExplorerPanel,
+    explorer: ExplorerPanel,
     /// The status line's message and every message shown.
-    pub messages: Messages,
+    messages: Messages,
 }
 
 impl App {
@@ -267,6 +267,70 @@ impl App {
 
     pub fn resize(&mut self, columns: u16, rows: u16) {
         self.size = (columns, rows);
+    }
+
+    pub fn lines(&self) -> &EngineLines {
+        &self.lines
+    }
+
+    pub fn lines_mut(&mut self) -> &mut EngineLines {
+        &mut self.lines
+    }
+
+    pub fn searches(&self) -> &Searches {
+        &self.searches
+    }
+
+    pub fn searches_mut(&mut self) -> &mut Searches {
+        &mut self.searches
+    }
+
+    pub fn messages(&self) -> &Messages {
+        &self.messages
+    }
+
+    pub fn messages_mut(&mut self) -> &mut Messages {
+        &mut self.messages
+    }
+
+    pub fn policy(&self) -> &PlayPolicy {
+        &self.policy
+    }
+
+    pub fn policy_mut(&mut self) -> &mut PlayPolicy {
+        &mut self.policy
+    }
+
+    pub fn tb(&self) -> &TbPanel {
+        &self.tb
+    }
+
+    pub fn tb_mut(&mut self) -> &mut TbPanel {
+        &mut self.tb
+    }
+
+    pub fn explorer(&self) -> &ExplorerPanel {
+        &self.explorer
+    }
+
+    pub fn explorer_mut(&mut self) -> &mut ExplorerPanel {
+        &mut self.explorer
+    }
+
+    pub fn prompt(&self) -> &PromptLine {
+        &self.prompt
+    }
+
+    pub fn prompt_mut(&mut self) -> &mut PromptLine {
+        &mut self.prompt
+    }
+
+    pub fn board(&self) -> &BoardInput {
+        &self.board
+    }
+
+    pub fn board_mut(&mut self) -> &mut BoardInput {
+        &mut self.board
     }
 
     pub fn position(&self) -> &Position {
@@ -366,9 +430,9 @@ impl App {
             return;
         };
         app.game.goto(node);
-        app.board.select(None);
+        app.board_mut().select(None);
         app.hint = None;
-        app.lines.reset_cursor();
+        app.lines_mut().reset_cursor();
     }
 
     /// Carries `action` out now, or asks first when it would throw away work.

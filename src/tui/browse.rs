@@ -25,8 +25,8 @@ pub fn enter(app: &mut App) {
     if app.library.is_some() {
         app.stop_clocks();
         app.mode = Mode::Browse;
-        app.board.select(None);
-        app.board.clear_typed();
+        app.board_mut().select(None);
+        app.board_mut().clear_typed();
     } else {
         super::prompt::open_prompt(app, super::app::PromptKind::OpenPgn);
     }

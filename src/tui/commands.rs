@@ -72,7 +72,7 @@ pub fn submit(app: &mut App, kind: PromptKind, text: &str) {
             )),
             Err(e) => {
                 // Keep what was typed so it can be corrected.
-                app.prompt.open(super::app::Prompt::new(kind, text));
+                app.prompt_mut().open(super::app::Prompt::new(kind, text));
                 app.error(format!("bad FEN: {e}"));
             }
         },
@@ -130,7 +130,7 @@ fn run_command(app: &mut App, text: &str) {
         "messages" | "log" => {
             // The newest at the bottom, in sight.
             let lines = app
-                .messages
+                .messages()
                 .lines(super::dialog::log_width(app.size().0))
                 .len();
             let rows = usize::from(app.size().1.saturating_sub(4)).max(1);
@@ -159,7 +159,7 @@ fn run_command(app: &mut App, text: &str) {
             Some(n) => {
                 app.config.multipv = n;
                 start::set_engine_options(app);
-                app.lines.truncate(n as usize);
+                app.lines_mut().truncate(n as usize);
             }
             None => app.error("multipv takes a number from 1 to 10"),
         },

@@ -18,13 +18,13 @@ use super::keymap::Command;
 /// Opens the database at `path` in the explorer panel.
 pub fn open(app: &mut App, path: PathBuf) {
     app.info(format!("opening {}...", path.display()));
-    let request = app.explorer.open(path);
+    let request = app.explorer_mut().open(path);
     app.effect(Effect::Explorer(request));
 }
 
 /// `:db` alone: what is open.
 pub fn describe(app: &mut App) {
-    match (app.explorer.path(), app.explorer.games()) {
+    match (app.explorer().path(), app.explorer().games()) {
         (None, _) => app.info("no database open: :db FILE.kdb (made by kibitzer db import)"),
         (Some(path), None) => app.info(format!("opening {}...", path.display())),
         (Some(path), Some(n)) => {
@@ -35,13 +35,13 @@ pub fn describe(app: &mut App) {
 }
 
 pub fn close(app: &mut App) {
-    app.explorer.close();
+    app.explorer_mut().close();
     app.info("database closed");
 }
 
 /// Whether the panel is on the screen: a database is open and a game is being analysed.
 pub fn shown(app: &App) -> bool {
-    app.explorer.is_open() && matches!(app.mode, Mode::Analyse(_))
+    app.explorer().is_open() && matches!(app.mode, Mode::Analyse(_))
 }
 
 /// Rows of text the panel wants: its summary and one per move (0 when it is not shown).
@@ -50,7 +50,7 @@ pub fn panel_lines(app: &App) -> u16 {
         return 0;
     }
     let moves = app
-        .explorer
+        .explorer()
         .report_for(app.position())
         .map_or(0, |r| r.moves.len());
     1 + moves.min(64) as u16
@@ -63,21 +63,21 @@ pub fn settle(app: &mut App) {
     }
     let player = app.config.database_player.clone();
     let pos = app.position().clone();
-    if let Some(request) = app.explorer.request_for(&pos, player.as_deref()) {
+    if let Some(request) = app.explorer_mut().request_for(&pos, player.as_deref()) {
         app.effect(Effect::Explorer(request));
     }
 }
 
 /// The explorer key: focus on the panel and back.
 pub fn toggle_focus(app: &mut App) {
-    if !app.explorer.is_open() {
+    if !app.explorer().is_open() {
         return app.error("no database open: :db FILE.kdb, or [database] path in config.toml");
     }
     if !matches!(app.mode, Mode::Analyse(_)) {
         return app.error("the explorer shows in analyse mode (f2)");
     }
-    let focus = !app.explorer.focused();
-    app.explorer.set_focus(focus);
+    let focus = !app.explorer().focused();
+    app.explorer_mut().set_focus(focus);
     if focus {
         app.info("explorer: up/down choose, enter plays, g games, m my games, tab/esc back");
     }
@@ -86,17 +86,17 @@ pub fn toggle_focus(app: &mut App) {
 /// A key while the panel has the focus.
 pub fn key(app: &mut App, key: EditKey) {
     let rows = app
-        .explorer
+        .explorer()
         .report_for(app.position())
         .map_or(0, |r| r.moves.len());
     // The whole list is a page: page up/down go to its ends.
-    if let Some(row) = key.moved(app.explorer.selected(), rows.saturating_sub(1), rows) {
-        return app.explorer.select_row(row, rows);
+    if let Some(row) = key.moved(app.explorer().selected(), rows.saturating_sub(1), rows) {
+        return app.explorer_mut().select_row(row, rows);
     }
     match key {
         EditKey::Left => app.follow(Action::Command(Command::PrevMove)),
         EditKey::Right => app.follow(Action::Command(Command::NextMove)),
-        EditKey::Enter => match app.explorer.selected_move(app.position()) {
+        EditKey::Enter => match app.explorer().selected_move(app.position()) {
             Some(m) => super::moves::make_move(app, m),
             None => app.info("no move to play here"),
         },
@@ -105,14 +105,14 @@ pub fn key(app: &mut App, key: EditKey) {
             if row >= rows {
                 return;
             }
-            app.explorer.select_row(row, rows);
-            if let Some(m) = app.explorer.selected_move(app.position()) {
+            app.explorer_mut().select_row(row, rows);
+            if let Some(m) = app.explorer().selected_move(app.position()) {
                 super::moves::make_move(app, m);
             }
         }
         EditKey::Char('g') => list_games(app),
         EditKey::Char('m') => cycle_scope(app),
-        EditKey::Esc | EditKey::Tab => app.explorer.set_focus(false),
+        EditKey::Esc | EditKey::Tab => app.explorer_mut().set_focus(false),
         _ => {}
     }
 }
@@ -121,8 +121,8 @@ fn cycle_scope(app: &mut App) {
     let Some(player) = app.config.database_player.clone() else {
         return app.error("set [database] player in config.toml to see your own games");
     };
-    let scope = app.explorer.scope().next();
-    app.explorer.set_scope(scope);
+    let scope = app.explorer().scope().next();
+    app.explorer_mut().set_scope(scope);
     match scope {
         Scope::All => app.info("explorer: all games"),
         Scope::Mine(color) => app.info(format!(
@@ -137,7 +137,7 @@ fn list_games(app: &mut App) {
     app.info("finding the games...");
     app.effect(Effect::Explorer(Request::Games {
         position: Box::new(app.position().clone()),
-        filters: Box::new(app.explorer.filters(player.as_deref())),
+        filters: Box::new(app.explorer().filters(player.as_deref())),
     }));
 }
 
@@ -169,7 +169,7 @@ pub fn games_key(app: &mut App, mut list: GamesList, key: EditKey) {
 pub fn reply(app: &mut App, reply: Reply) {
     match reply {
         Reply::Opened { path, games } => {
-            app.explorer.opened(&path, &games);
+            app.explorer_mut().opened(&path, &games);
             match games {
                 Ok(n) => app.info(format!(
                     "{}: {n} games (tab: the explorer, in analyse mode)",
@@ -182,7 +182,7 @@ pub fn reply(app: &mut App, reply: Reply) {
             position,
             filters,
             report,
-        } => app.explorer.explored(&position, &filters, report),
+        } => app.explorer_mut().explored(&position, &filters, report),
         Reply::Games {
             position,
             games: Ok(games),
@@ -190,7 +190,7 @@ pub fn reply(app: &mut App, reply: Reply) {
             if games.is_empty() {
                 return app.info("no game reached this position");
             }
-            app.messages.dismiss();
+            app.messages_mut().dismiss();
             app.overlay = Some(Overlay::DbGames(GamesList {
                 position,
                 games,

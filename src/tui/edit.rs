@@ -78,8 +78,8 @@ pub fn command(app: &mut App, command: Command) -> bool {
             }
         }
         Command::Comment => {
-            app.prompt
-                .open(Prompt::new(PromptKind::Comment, app.game.comment()));
+            let comment = Prompt::new(PromptKind::Comment, app.game.comment());
+            app.prompt_mut().open(comment);
         }
         Command::Nag(n) => {
             if current == NodeId::ROOT {

@@ -36,10 +36,10 @@ pub fn start(app: &mut App, target: &str) {
 }
 
 fn start_material(app: &mut App, material: Material) {
-    let Some(tables) = app.tb.tables.clone() else {
+    let Some(tables) = app.tb().tables.clone() else {
         return app.error(format!(
             "the endgame trainer needs tablebases ({})",
-            app.tb.note
+            app.tb().note
         ));
     };
     let user = super::play::configured_color(&app.config, app.now());
@@ -52,11 +52,11 @@ fn start_material(app: &mut App, material: Material) {
 }
 
 fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
-    if !app.tb.applies(&pos) || app.tb.tables.is_none() {
+    if !app.tb().applies(&pos) || app.tb().tables.is_none() {
         return app.error(format!(
             "{} pieces or castling rights: not a tablebase position ({})",
             pos.occupied().count(),
-            app.tb.note
+            app.tb().note
         ));
     }
     app.stop_clocks();
@@ -74,10 +74,10 @@ fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
         grades: Vec::new(),
         summary: None,
     });
-    app.board.face(user);
-    app.board.select(None);
+    app.board_mut().face(user);
+    app.board_mut().select(None);
     app.hint = None;
-    app.lines.clear();
+    app.lines_mut().clear();
     app.game.mark_saved();
     app.info(format!(
         "{label}: you play {}; convert against the tablebase defender (t: hint, n: new position)",
@@ -96,7 +96,7 @@ pub fn grade_move(app: &mut App, node: NodeId, m: Move) {
     };
     let pos = app.game.position(parent).clone();
     let san = pos.san(m);
-    let graded = match app.tb.view_now(&pos) {
+    let graded = match app.tb_mut().view_now(&pos) {
         Some(Ok(view)) => grade(&view.ranking, m),
         Some(Err(e)) => {
             app.error(format!("tablebase: {e}"));
@@ -152,7 +152,7 @@ pub fn settle(app: &mut App) {
     if last.turn() == user {
         return;
     }
-    let reply = match app.tb.answer(&last) {
+    let reply = match app.tb().answer(&last) {
         Some(Ok(view)) => view.ranking.moves.first().map(|m| m.mv),
         Some(Err(e)) => {
             let msg = format!("the defender cannot move: {e}");
@@ -199,7 +199,7 @@ fn takeback(app: &mut App) {
 /// The best move of the shown position, from the tables.
 fn hint(app: &mut App) {
     let pos = app.position().clone();
-    match app.tb.view_now(&pos) {
+    match app.tb_mut().view_now(&pos) {
         Some(Ok(view)) => match view.ranking.moves.first() {
             Some(best) => {
                 app.hint = Some(best.mv);

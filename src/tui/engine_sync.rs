@@ -13,16 +13,16 @@ use crate::engines::external::EngineSpec;
 use crate::engines::service::{EngineCommand, EngineEvent, SearchId};
 
 pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
-    let Some(search) = app.searches.with_id(id) else {
+    let Some(search) = app.searches().with_id(id) else {
         return;
     };
     let (purpose, node) = (search.purpose, search.node);
     match event {
-        EngineEvent::Engine(name) => app.lines.set_engine(name),
+        EngineEvent::Engine(name) => app.lines_mut().set_engine(name),
         EngineEvent::Notice(msg) => app.error(msg),
         EngineEvent::Lost(msg) => {
             // Forget the search; `sync_engine` asks again (the built-in engine answers).
-            app.searches.end();
+            app.searches_mut().end();
             app.error(msg);
         }
         EngineEvent::Info(info) => {
@@ -43,10 +43,10 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                 }
             }
             let shown = app.config.multipv.max(1) as usize;
-            app.lines.report(&root, info, shown);
+            app.lines_mut().report(&root, info, shown);
         }
         EngineEvent::BestMove { best, ponder } => {
-            app.searches.end();
+            app.searches_mut().end();
             match purpose {
                 Purpose::Opponent => play::engine_moved(app, node, best, ponder),
                 Purpose::Ponder(_) => {
@@ -128,7 +128,7 @@ fn search_root(app: &App, purpose: Purpose, node: NodeId) -> Option<Position> {
 /// goes on as the opponent's search there.
 fn ponder_hit(app: &App, node: NodeId) -> bool {
     let tree = app.game.tree();
-    app.searches.current().is_some_and(|s| {
+    app.searches().current().is_some_and(|s| {
         matches!(s.purpose, Purpose::Ponder(reply)
             if tree.previous(node) == Some(s.node)
                 && tree.node(node).game_move() == Some(GameMove::Move(reply))
@@ -143,11 +143,12 @@ pub fn sync_engine(app: &mut App) {
         && ponder_hit(app, node)
     {
         app.engine(EngineCommand::PonderHit);
-        app.searches.ponder_hit(node, app.now());
+        let now = app.now();
+        app.searches_mut().ponder_hit(node, now);
         return;
     }
     let current = app
-        .searches
+        .searches()
         .current()
         .map(|s| (s.purpose, s.node, s.root.clone()));
     let same = match (&wanted, &current) {
@@ -160,7 +161,7 @@ pub fn sync_engine(app: &mut App) {
     if same {
         return;
     }
-    if app.searches.end() {
+    if app.searches_mut().end() {
         app.engine(EngineCommand::Stop);
     }
     if let Some((purpose, node, limits)) = wanted {
@@ -171,7 +172,8 @@ pub fn sync_engine(app: &mut App) {
         if let Purpose::Ponder(extra) | Purpose::Grade(extra) = purpose {
             moves.push(extra);
         }
-        let id = app.searches.start(purpose, node, root, app.now());
+        let now = app.now();
+        let id = app.searches_mut().start(purpose, node, root, now);
         app.engine(EngineCommand::Go {
             id,
             engine: engine_for(app, purpose).map(Box::new),

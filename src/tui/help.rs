@@ -82,7 +82,7 @@ pub fn key(app: &mut App, scroll: usize, key: EditKey) {
 /// A key in the message log: scrolls it, or closes it.
 pub fn messages_key(app: &mut App, scroll: usize, key: EditKey) {
     let last = app
-        .messages
+        .messages()
         .lines(log_width(app.size().0))
         .len()
         .saturating_sub(1);

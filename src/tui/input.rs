@@ -96,7 +96,7 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
     if app.overlay.is_some() {
         return edit_key(ev).map(Action::Overlay);
     }
-    if app.prompt.current().is_some() {
+    if app.prompt().current().is_some() {
         return edit_key(ev).map(Action::Prompt);
     }
     if let Mode::Setup(_) = app.mode {
@@ -122,17 +122,17 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
         }
         return edit_key(ev).map(Action::Browse);
     }
-    if app.explorer.focused()
+    if app.explorer().focused()
         && matches!(app.mode, Mode::Analyse(_))
-        && app.board.typed().is_empty()
+        && app.board().typed().is_empty()
         && explorer_key(ev)
     {
         return edit_key(ev).map(Action::ExplorerKey);
     }
-    if app.board.typed().is_empty() && piece_letter_starts_move(app, key) {
+    if app.board().typed().is_empty() && piece_letter_starts_move(app, key) {
         return edit_key(ev).map(Action::TypeMove);
     }
-    if !app.board.typed().is_empty() || starts_move(key) {
+    if !app.board().typed().is_empty() || starts_move(key) {
         // Arrows stay with the board even while typing.
         if !matches!(
             ev.code,
@@ -146,7 +146,7 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
     }
     // As on lichess, the arrows step through the game; with shift, or once a piece is picked
     // up with Enter, they move the board's cursor.
-    let cursor = ev.modifiers.contains(KeyModifiers::SHIFT) || app.board.selected().is_some();
+    let cursor = ev.modifiers.contains(KeyModifiers::SHIFT) || app.board().selected().is_some();
     match ev.code {
         KeyCode::Left if cursor => Some(Action::Cursor(-1, 0)),
         KeyCode::Right if cursor => Some(Action::Cursor(1, 0)),

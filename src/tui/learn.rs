@@ -89,7 +89,7 @@ pub fn start(app: &mut App, side: Option<Color>) {
         grade_score: None,
         results: Vec::new(),
     });
-    app.board.face(side);
+    app.board_mut().face(side);
     show_puzzle(app);
 }
 
@@ -108,7 +108,7 @@ fn show_puzzle(app: &mut App) {
         pos.san(p.played),
     );
     app.game.goto(node);
-    app.board.select(None);
+    app.board_mut().select(None);
     app.hint = None;
     app.info(text);
 }
@@ -150,10 +150,10 @@ fn command(app: &mut App, c: Command) -> bool {
 
 /// A move the user made on the board at the puzzle.
 pub fn attempt(app: &mut App, m: Move) {
+    app.board_mut().select(None);
     let Mode::Learn(l) = &mut app.mode else {
         return;
     };
-    app.board.select(None);
     if !l.can_try() {
         let why = match l.attempt {
             Attempt::Grading(_) => "wait for the grade",

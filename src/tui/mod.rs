@@ -117,10 +117,10 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
             Err(e) => book_error = Some(format!("{e}; using the built-in book")),
         }
     }
-    app.tb = tablebase::TbPanel::open(&app.config);
-    app.policy = PlayPolicy::new(Some(book), app.tb.tables.clone());
+    *app.tb_mut() = tablebase::TbPanel::open(&app.config);
+    *app.policy_mut() = PlayPolicy::new(Some(book), app.tb().tables.clone());
     app.engine(EngineCommand::Tablebases(
-        app.policy
+        app.policy()
             .search_tables(policy::PROBE_DEPTH, policy::RULE50),
     ));
     let (color, level, tc) = (
@@ -163,14 +163,14 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
     }
     if let Some((first, rest)) = notes.split_first() {
         for note in &notes {
-            app.messages.record(app::Severity::Error, note);
+            app.messages_mut().record(app::Severity::Error, note);
         }
         let more = if rest.is_empty() {
             String::new()
         } else {
             format!(" (+{} more: :messages)", rest.len())
         };
-        app.messages
+        app.messages_mut()
             .summarise(app::Severity::Error, format!("{first}{more}"));
     }
     update::settle(&mut app);
@@ -192,7 +192,7 @@ pub fn run(options: Options) -> io::Result<()> {
     let engine = EngineService::spawn(move |id, ev| {
         let _ = engine_tx.send(Event::Engine(id, ev));
     });
-    let tb_requests = app.tb.tables.clone().map(|tables| {
+    let tb_requests = app.tb().tables.clone().map(|tables| {
         let (req_tx, req_rx) = mpsc::channel();
         let tb_tx = tx.clone();
         let spawned = thread::Builder::new()

@@ -9,10 +9,10 @@ use super::{endgame, learn, undo};
 
 /// Plays a legal move from the user.
 pub fn make_move(app: &mut App, m: Move) {
-    app.board.select(None);
+    app.board_mut().select(None);
     app.hint = None;
-    app.lines.reset_cursor();
-    app.board.clear_typed();
+    app.lines_mut().reset_cursor();
+    app.board_mut().clear_typed();
     if let Mode::Learn(_) = app.mode {
         return learn::attempt(app, m);
     }

@@ -96,8 +96,8 @@ pub fn book_reply(app: &mut App) {
         return;
     }
     let rule = app.config.book_rule(p.level);
-    let pos = app.game.last();
-    let Some(m) = app.policy.book_move(pos, app.game.len(), rule) else {
+    let (pos, ply) = (app.game.last().clone(), app.game.len());
+    let Some(m) = app.policy_mut().book_move(&pos, ply, rule) else {
         return;
     };
     let san = pos.san(m);
@@ -158,7 +158,7 @@ fn takeback(app: &mut App) {
         return app.info("nothing to take back");
     }
     app.game.goto(app.game.main_end());
-    app.board.select(None);
+    app.board_mut().select(None);
     app.hint = None;
     let (turn, now) = (app.game.last().turn(), app.now());
     if let Mode::Play(p) = &mut app.mode {

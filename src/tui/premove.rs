@@ -17,7 +17,7 @@ pub fn wanted(app: &App) -> bool {
 
 /// Keeps the typed move to play once the engine has moved.
 pub fn set(app: &mut App) {
-    let text = app.board.take_typed();
+    let text = app.board_mut().take_typed();
     if text.is_empty() {
         return;
     }

@@ -37,12 +37,12 @@ pub fn open_prompt(app: &mut App, kind: PromptKind) {
         }
         _ => Prompt::new(kind, ""),
     };
-    app.prompt.open(prompt);
+    app.prompt_mut().open(prompt);
 }
 
 /// A key while the prompt is open.
 pub fn key(app: &mut App, key: EditKey) {
-    let Some(prompt) = app.prompt.current_mut() else {
+    let Some(prompt) = app.prompt_mut().current_mut() else {
         return;
     };
     let selected = std::mem::take(&mut prompt.selected);
@@ -54,7 +54,7 @@ pub fn key(app: &mut App, key: EditKey) {
         }
         EditKey::Char(c) => Some(InputRequest::InsertChar(c)),
         EditKey::Backspace if prompt.text().is_empty() => {
-            app.prompt.close();
+            app.prompt_mut().close();
             return;
         }
         EditKey::Backspace if selected => Some(InputRequest::DeleteLine),
@@ -67,18 +67,18 @@ pub fn key(app: &mut App, key: EditKey) {
         EditKey::Ctrl('u') => Some(InputRequest::DeleteFromStart),
         EditKey::Ctrl('k') => Some(InputRequest::DeleteTillEnd),
         EditKey::Ctrl('w') => Some(InputRequest::DeletePrevWord),
-        EditKey::Up => return app.prompt.recall(1),
-        EditKey::Down => return app.prompt.recall(-1),
+        EditKey::Up => return app.prompt_mut().recall(1),
+        EditKey::Down => return app.prompt_mut().recall(-1),
         EditKey::Tab if prompt.takes_file() => {
             complete_path(prompt);
             None
         }
         EditKey::Esc => {
-            app.prompt.close();
+            app.prompt_mut().close();
             return;
         }
         EditKey::Enter => {
-            if let Some((kind, text)) = app.prompt.submit() {
+            if let Some((kind, text)) = app.prompt_mut().submit() {
                 app.follow(Action::Submit(kind, text));
             }
             return;
@@ -164,7 +164,7 @@ mod tests {
     use crate::tui::tests::{app, ctrl, keys};
 
     fn shown(app: &App) -> (String, usize) {
-        let p = app.prompt.current().expect("the prompt is open");
+        let p = app.prompt().current().expect("the prompt is open");
         (p.text().to_owned(), p.line.cursor())
     }
 
@@ -186,7 +186,7 @@ mod tests {
         assert_eq!(shown(&app), (String::new(), 0));
         // Backspace on the empty line closes it, and nothing typed after reaches the prompt.
         keys(&mut app, "<BS>");
-        assert!(app.prompt.current().is_none());
+        assert!(app.prompt().current().is_none());
     }
 
     #[test]
@@ -211,7 +211,7 @@ mod tests {
         std::fs::write(dir.join("games").join("club-2024.pgn"), "").unwrap();
         std::fs::write(dir.join("games").join("club-2025.pgn"), "").unwrap();
         let mut app = app();
-        app.prompt.open(Prompt::preselected(
+        app.prompt_mut().open(Prompt::preselected(
             PromptKind::OpenPgn,
             format!("{}/", dir.display()),
         ));
@@ -220,7 +220,7 @@ mod tests {
         keys(&mut app, "c<Tab>");
         assert_eq!(shown(&app).0, format!("{}/games/club-202", dir.display()));
         assert_eq!(
-            app.prompt.current().unwrap().candidates,
+            app.prompt().current().unwrap().candidates,
             ["club-2024.pgn", "club-2025.pgn"]
         );
         keys(&mut app, "5<Tab>");
@@ -229,7 +229,7 @@ mod tests {
             format!("{}/games/club-2025.pgn", dir.display())
         );
         // Typing at once replaces the offered text.
-        app.prompt
+        app.prompt_mut()
             .open(Prompt::preselected(PromptKind::OpenPgn, "/some/folder/"));
         keys(&mut app, "x.pgn");
         assert_eq!(shown(&app).0, "x.pgn");

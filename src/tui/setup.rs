@@ -13,7 +13,7 @@ use super::start::enter_analyse;
 
 pub fn enter(app: &mut App) {
     app.mode = Mode::Setup(SetupState::from_position(app.position()));
-    app.board.select(None);
+    app.board_mut().select(None);
 }
 
 /// What a key of set-up mode asks of the rest of the interface.
@@ -62,7 +62,7 @@ impl SetupState {
 }
 
 pub fn key(app: &mut App, key: EditKey) {
-    let flipped = app.board.flipped();
+    let flipped = app.board().flipped();
     let Mode::Setup(s) = &mut app.mode else {
         return;
     };

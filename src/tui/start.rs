@@ -57,10 +57,8 @@ fn remember_choices(app: &mut App, d: &NewGameDialog) {
         return app.error(format!("could not keep your choices: {e}"));
     }
     if let Some(path) = &app.config.file {
-        app.messages.record(
-            super::app::Severity::Info,
-            &format!("your choices are kept in {} ([play])", path.display()),
-        );
+        let kept = format!("your choices are kept in {} ([play])", path.display());
+        app.messages_mut().record(super::app::Severity::Info, &kept);
     }
 }
 
@@ -136,7 +134,7 @@ pub fn start_play(app: &mut App, start: Position, human: Color, tc: TimeControl,
         premove: None,
     });
     play::set_headers(app);
-    app.board.face(human);
+    app.board_mut().face(human);
     reset_view(app);
     set_engine_options(app);
     app.info(format!(
@@ -214,10 +212,10 @@ fn resume_analysis(app: &mut App, saved: &Saved, pgn: &str) {
 }
 
 fn reset_view(app: &mut App) {
-    app.board.select(None);
+    app.board_mut().select(None);
     app.hint = None;
-    app.board.clear_typed();
-    app.lines.clear();
+    app.board_mut().clear_typed();
+    app.lines_mut().clear();
     app.game.mark_saved();
     app.undo_history().clear();
 }

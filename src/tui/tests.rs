@@ -42,7 +42,7 @@ pub fn playing(human: Color) -> App {
 /// A game against the engine that has no opening book: every reply is a search.
 pub fn playing_out_of_book(human: Color) -> App {
     let mut app = playing(human);
-    app.policy.set_book(None);
+    app.policy_mut().set_book(None);
     app
 }
 
@@ -191,7 +191,7 @@ fn takeback_while_the_engine_thinks_cancels_its_search() {
     let (id, _, _) = take_go(&mut app).unwrap();
     keys(&mut app, "u");
     assert_eq!(sans(&app), "");
-    assert!(app.searches.current().is_none());
+    assert!(app.searches().current().is_none());
     reply_ignored(&mut app, id);
 }
 
@@ -214,7 +214,7 @@ fn reply_ignored(app: &mut App, id: u64) {
 fn engine_moves_first_when_the_player_is_black() {
     let mut app = playing_out_of_book(Color::Black);
     super::update::settle(&mut app);
-    assert!(app.board.flipped());
+    assert!(app.board().flipped());
     let (id, moves, _) = take_go(&mut app).expect("engine starts");
     assert!(moves.is_empty());
     reply(&mut app, id, "g1f3");
@@ -236,12 +236,12 @@ fn book_moves_are_played_without_search() {
 fn typed_moves_san_uci_prefix_and_errors() {
     let mut app = playing(Color::White);
     keys(&mut app, "Nf<Tab>");
-    assert_eq!(app.board.typed(), "Nf3");
+    assert_eq!(app.board().typed(), "Nf3");
     keys(&mut app, "<Esc>");
-    assert!(app.board.typed().is_empty());
+    assert!(app.board().typed().is_empty());
     keys(&mut app, "e9<Enter>");
     assert_eq!(app.message().unwrap().1, "e9 is not a square");
-    assert_eq!(app.board.typed(), "e9");
+    assert_eq!(app.board().typed(), "e9");
     keys(&mut app, "<BS><BS>Qh5<Enter>");
     assert_eq!(app.message().unwrap().1, "Qh5 is not legal here");
     keys(&mut app, "<Esc>g1f3<Enter>");
@@ -253,9 +253,13 @@ fn a_refused_typed_move_is_replaced_by_the_next_one_typed() {
     let mut app = playing(Color::White);
     keys(&mut app, "e5<Enter>");
     assert_eq!(app.message().unwrap().1, "e5 is not legal here");
-    assert_eq!(app.board.typed(), "e5", "kept on the line beside the error");
+    assert_eq!(
+        app.board().typed(),
+        "e5",
+        "kept on the line beside the error"
+    );
     keys(&mut app, "e4");
-    assert_eq!(app.board.typed(), "e4", "not e5e4");
+    assert_eq!(app.board().typed(), "e4", "not e5e4");
     keys(&mut app, "<Enter>");
     assert_eq!(sans(&app), "e4");
 }
@@ -301,7 +305,7 @@ fn arrows_enter_and_mouse_pick_squares() {
     let mut app = playing_out_of_book(Color::White);
     // Cursor starts on e2: pick it up, go up two ranks, drop.
     keys(&mut app, "<Enter>");
-    assert_eq!(app.board.selected(), Some(Square::E2));
+    assert_eq!(app.board().selected(), Some(Square::E2));
     assert_eq!(app.destinations().len(), 2);
     keys(&mut app, "<Up><Up><Enter>");
     assert_eq!(sans(&app), "e4");
@@ -330,7 +334,7 @@ fn promotion_asks_for_the_piece() {
     let mut app = app();
     let pos = Position::from_fen("8/1P4k1/8/8/8/8/6K1/8 w - - 0 1").unwrap();
     super::start::enter_analyse_from(&mut app, pos);
-    app.board.set_cursor(Square::B7);
+    app.board_mut().set_cursor(Square::B7);
     keys(&mut app, "<Enter><Up><Enter>");
     assert!(matches!(app.overlay, Some(Overlay::Promotion { .. })));
     keys(&mut app, "n");
@@ -347,7 +351,7 @@ fn promotion_asks_for_the_piece() {
 fn flip_resign_and_game_record() {
     let mut app = playing(Color::White);
     keys(&mut app, "r");
-    assert!(app.board.flipped());
+    assert!(app.board().flipped());
     keys(&mut app, "e4<Enter>");
     // Resigning asks first.
     ctrl(&mut app, 'r');
@@ -374,7 +378,7 @@ fn flip_resign_and_game_record() {
     assert!(pgn.contains("} 0-1"), "{pgn}");
     assert!(pgn.contains("[Termination \"normal\"]"), "{pgn}");
     assert!(pgn.contains("[White \"Player\"]"), "{pgn}");
-    assert!(app.searches.current().is_none());
+    assert!(app.searches().current().is_none());
     keys(&mut app, "d4<Enter>");
     assert_eq!(sans(&app), "e4");
 }
@@ -426,13 +430,13 @@ fn flag_fall_and_draw_offer() {
 fn hint_searches_for_the_player() {
     let mut app = playing(Color::White);
     keys(&mut app, "t");
-    assert_eq!(app.searches.current().unwrap().purpose, Purpose::Hint);
+    assert_eq!(app.searches().current().unwrap().purpose, Purpose::Hint);
     let (id, _, limits) = take_go(&mut app).unwrap();
     assert!(matches!(limits, GoLimits::MoveTime(_)));
     reply(&mut app, id, "d2d4");
     assert_eq!(app.hint.map(|m| m.to()), Some(Square::D4));
     assert!(app.message().unwrap().1.contains("d4"));
-    assert!(app.searches.current().is_none());
+    assert!(app.searches().current().is_none());
 }
 
 #[test]
@@ -516,7 +520,7 @@ fn analyse_mode_infinite_analysis_follows_navigation() {
     };
     update(&mut app, Action::Engine(id, EngineEvent::Info(info)));
     assert_eq!(app.game.eval(main_node(&app, 2)), Some(Score::Cp(35)));
-    assert_eq!(app.lines.for_position(app.position()).len(), 1);
+    assert_eq!(app.lines().for_position(app.position()).len(), 1);
     keys(&mut app, "k");
     assert_eq!(app.game.current_node(), main_node(&app, 1));
     assert!(
@@ -534,7 +538,7 @@ fn analyse_mode_infinite_analysis_follows_navigation() {
         Some(app.game.current_node())
     );
     keys(&mut app, " ");
-    assert!(app.searches.current().is_none());
+    assert!(app.searches().current().is_none());
 }
 
 #[test]
@@ -593,10 +597,10 @@ fn setup_mode_edits_validates_and_hands_over() {
 fn fen_prompt_keeps_bad_input_for_correction() {
     let mut app = app();
     keys(&mut app, ":fen 8/8/8 w - - 0 1<Enter>");
-    assert!(app.prompt.current().is_some());
+    assert!(app.prompt().current().is_some());
     assert!(app.message().unwrap().1.starts_with("bad FEN"));
     keys(&mut app, "<Esc>:fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1<Enter>");
-    assert!(app.prompt.current().is_none());
+    assert!(app.prompt().current().is_none());
     assert_eq!(app.position().fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
     keys(&mut app, ":bogus<Enter>");
     assert!(app.message().unwrap().1.contains("unknown command"));
@@ -611,7 +615,7 @@ fn new_game_dialog() {
     let mut app = playing(Color::White);
     // On the player's turn n starts a knight move; Enter alone makes it the key.
     keys(&mut app, "n");
-    assert_eq!(app.board.typed(), "n");
+    assert_eq!(app.board().typed(), "n");
     keys(&mut app, "<Enter>");
     assert!(matches!(app.overlay, Some(Overlay::NewGame(_))));
     keys(&mut app, "<Right><Down><Right><Down><Left><Left><Enter>");
@@ -662,7 +666,7 @@ fn help_overlay_takes_any_key() {
     assert!(matches!(app.overlay, Some(Overlay::Help { .. })));
     keys(&mut app, "e");
     assert!(app.overlay.is_none());
-    assert!(app.board.typed().is_empty());
+    assert!(app.board().typed().is_empty());
     assert_eq!(
         app.config.keys.command("?".parse().unwrap()),
         Some(Command::Help)
@@ -707,7 +711,7 @@ fn theme_command_switches_the_board_colours() {
 #[test]
 fn play_960_starts_a_numbered_chess960_game_and_asks_over_unsaved_work() {
     let mut app = app();
-    app.policy.set_book(None);
+    app.policy_mut().set_book(None);
     keys(&mut app, ":play white untimed 960 0<Enter>");
     assert!(matches!(app.mode, Mode::Play(_)));
     assert_eq!(
@@ -770,7 +774,7 @@ fn lower_case_knight_moves_are_typed_in_a_game() {
     let (id, _, _) = take_go(&mut app).unwrap();
     reply(&mut app, id, "d7d5");
     keys(&mut app, "r");
-    assert!(app.board.flipped(), "r flips at once");
+    assert!(app.board().flipped(), "r flips at once");
     keys(&mut app, "q");
     assert!(
         matches!(app.overlay, Some(Overlay::ConfirmQuit)),

@@ -17,7 +17,7 @@ use super::update::update;
 
 fn analysing(moves: &str) -> App {
     let mut app = app();
-    app.policy.set_book(None);
+    app.policy_mut().set_book(None);
     enter_analyse_from(&mut app, Position::startpos());
     keys(&mut app, moves);
     app
@@ -170,12 +170,12 @@ fn replacing_an_edited_game_asks_first() {
 fn comments_and_nags_on_the_shown_move() {
     let mut app = analysing("d4<Enter>d5<Enter>");
     keys(&mut app, ";");
-    assert_eq!(app.prompt.current().unwrap().kind, PromptKind::Comment);
+    assert_eq!(app.prompt().current().unwrap().kind, PromptKind::Comment);
     keys(&mut app, "solid<Enter>");
     assert_eq!(app.game.comment(), "solid");
     // The prompt starts from the comment, to edit it.
     keys(&mut app, ";");
-    assert_eq!(app.prompt.current().unwrap().text(), "solid");
+    assert_eq!(app.prompt().current().unwrap().text(), "solid");
     keys(&mut app, " and sound<Enter>");
     assert_eq!(app.game.comment(), "solid and sound");
     let d5 = app.game.current_node();
@@ -205,7 +205,7 @@ fn save_and_append_round_trip() {
     let path = dir.join("analysis.pgn");
     let mut app = analysing("e4<Enter>c5<Enter>ke5<Enter>1;open<Enter><Home>");
     keys(&mut app, "w");
-    assert_eq!(app.prompt.current().unwrap().kind, PromptKind::WriteAs);
+    assert_eq!(app.prompt().current().unwrap().kind, PromptKind::WriteAs);
     keys(&mut app, &format!("{}<Enter>", path.display()));
     assert!(
         app.effects()
@@ -232,7 +232,7 @@ fn save_and_append_round_trip() {
     keys(&mut app, "r");
     run_saves(&mut app);
     super::tests::ctrl(&mut app, 's');
-    assert_eq!(app.prompt.current().unwrap().kind, PromptKind::SaveAs);
+    assert_eq!(app.prompt().current().unwrap().kind, PromptKind::SaveAs);
     keys(&mut app, "<Esc>");
     keys(&mut app, &format!(":save {}<Enter>", path.display()));
     assert!(
@@ -266,7 +266,7 @@ fn a_comment_with_a_closing_brace_survives_a_save_and_a_reload() {
 /// Indexes `path` and checks its games as the background jobs would, feeding the results in.
 fn open_file(app: &mut App, path: &Path) {
     keys(app, "o");
-    assert_eq!(app.prompt.current().unwrap().kind, PromptKind::OpenPgn);
+    assert_eq!(app.prompt().current().unwrap().kind, PromptKind::OpenPgn);
     keys(app, &format!("{}<Enter>", path.display()));
     assert!(
         app.effects()
@@ -541,7 +541,7 @@ fn writing_a_game_back_replaces_only_it_in_its_file() {
     assert!(app.has_unsaved_work());
     keys(&mut app, "w");
     assert_eq!(
-        app.prompt.current().unwrap().text(),
+        app.prompt().current().unwrap().text(),
         path.display().to_string()
     );
     keys(&mut app, "<Enter>");
@@ -579,8 +579,8 @@ fn a_whole_game_analysis_is_unsaved_work() {
     app.game.mark_saved();
     assert!(!app.has_unsaved_work());
     ctrl(&mut app, 'a');
-    let id = app.searches.current().expect("the pass searches").id;
-    let node = app.searches.current().unwrap().node;
+    let id = app.searches().current().expect("the pass searches").id;
+    let node = app.searches().current().unwrap().node;
     let info = crate::engines::service::PvInfo {
         multipv: 1,
         score: Some(crate::game::Score::Cp(30)),

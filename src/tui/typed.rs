@@ -9,26 +9,26 @@ use super::moves::make_move;
 
 pub fn type_move(app: &mut App, key: EditKey) {
     match key {
-        EditKey::Char(c) if !c.is_whitespace() => app.board.type_char(c),
-        EditKey::Backspace => app.board.backspace(),
-        EditKey::Esc => app.board.clear_typed(),
+        EditKey::Char(c) if !c.is_whitespace() => app.board_mut().type_char(c),
+        EditKey::Backspace => app.board_mut().backspace(),
+        EditKey::Esc => app.board_mut().clear_typed(),
         EditKey::Tab => {
-            let matches = completions(app.position(), app.board.typed());
+            let matches = completions(app.position(), app.board().typed());
             let text = super::prompt::common_prefix(&matches)
-                .unwrap_or_else(|| app.board.typed().to_owned());
-            app.board.set_typed(text);
+                .unwrap_or_else(|| app.board().typed().to_owned());
+            app.board_mut().set_typed(text);
         }
         EditKey::Enter if key_alone(app).is_some() => {
             if let Some(command) = key_alone(app) {
-                app.board.clear_typed();
+                app.board_mut().clear_typed();
                 app.follow(super::action::Action::Command(command));
             }
         }
-        EditKey::Enter => match parse_typed(app.position(), app.board.typed()) {
+        EditKey::Enter => match parse_typed(app.position(), app.board().typed()) {
             Ok(m) => make_move(app, m),
             Err(e) => {
                 app.error(e);
-                app.board.refuse_typed();
+                app.board_mut().refuse_typed();
             }
         },
         _ => {}
@@ -40,7 +40,7 @@ pub fn type_move(app: &mut App, key: EditKey) {
 /// The typed text is one letter that is also a key (`n` started a move in a game): Enter alone
 /// does what the key does.
 pub fn key_alone(app: &App) -> Option<super::keymap::Command> {
-    let mut chars = app.board.typed().chars();
+    let mut chars = app.board().typed().chars();
     let (Some(c), None) = (chars.next(), chars.next()) else {
         return None;
     };

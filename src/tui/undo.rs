@@ -61,7 +61,7 @@ fn step(app: &mut App, back: bool) {
 /// Shows `game` and returns what was shown, as a snapshot for the other stack.
 fn swap_in(app: &mut App, game: Record, edit: &'static str) -> Snapshot {
     let old = std::mem::replace(&mut app.game, game);
-    app.board.select(None);
+    app.board_mut().select(None);
     app.hint = None;
     // Its next node may not be in the other record.
     if let Mode::Analyse(a) = &mut app.mode {

@@ -25,7 +25,7 @@ use super::{
 pub fn update(app: &mut App, action: Action) {
     let user = action.is_user();
     if user {
-        app.messages.dismiss();
+        app.messages_mut().dismiss();
     }
     dispatch(app, action);
     // What followed from it, in order (each may queue more).
@@ -45,13 +45,13 @@ pub fn update(app: &mut App, action: Action) {
 fn dispatch(app: &mut App, action: Action) {
     match action {
         Action::Command(c) => command(app, c),
-        Action::Cursor(df, dr) => app.board.move_cursor(df, dr),
-        Action::PickSquare => pick_square(app, app.board.cursor()),
+        Action::Cursor(df, dr) => app.board_mut().move_cursor(df, dr),
+        Action::PickSquare => pick_square(app, app.board().cursor()),
         Action::Cancel => {
-            app.lines.reset_cursor();
-            app.board.select(None);
+            app.lines_mut().reset_cursor();
+            app.board_mut().select(None);
             app.hint = None;
-            app.messages.dismiss();
+            app.messages_mut().dismiss();
             premove::cancel(app);
         }
         Action::TypeMove(EditKey::Enter) if premove::wanted(app) => premove::set(app),
@@ -71,19 +71,19 @@ fn dispatch(app: &mut App, action: Action) {
         }
         Action::MouseDown(x, y) => {
             if let Some(sq) = square_at(app, x, y) {
-                app.board.set_cursor(sq);
+                app.board_mut().set_cursor(sq);
                 let own =
                     app.position().piece_at(sq).map(|p| p.color) == Some(app.position().turn());
-                if app.board.selected().is_some() && !own {
+                if app.board().selected().is_some() && !own {
                     pick_square(app, sq);
                 } else {
                     pick_square(app, sq);
-                    app.board.start_drag();
+                    app.board_mut().start_drag();
                 }
             }
         }
         Action::MouseUp(x, y) => {
-            if let (Some(from), Some(to)) = (app.board.end_drag(), square_at(app, x, y))
+            if let (Some(from), Some(to)) = (app.board_mut().end_drag(), square_at(app, x, y))
                 && from != to
             {
                 pick_square(app, to);
@@ -94,7 +94,7 @@ fn dispatch(app: &mut App, action: Action) {
         Action::Tick => play::tick(app),
         Action::JobDone(Ok(msg)) => app.info(msg),
         Action::JobDone(Err(msg)) => app.error(msg),
-        Action::Tablebase(pos, answer) => app.tb.store(*pos, answer),
+        Action::Tablebase(pos, answer) => app.tb_mut().store(*pos, answer),
         Action::Confirmed(pending) => confirm::carry_out(app, pending),
         Action::Submit(kind, text) => commands::submit(app, kind, &text),
     }
@@ -121,7 +121,7 @@ fn request_tablebases(app: &mut App) {
     if let Mode::Endgame(_) = app.mode {
         wanted.push(app.game.last().clone());
     }
-    for pos in app.tb.to_request(wanted) {
+    for pos in app.tb_mut().to_request(wanted) {
         app.effect(Effect::Tablebase(Box::new(pos)));
     }
 }
@@ -151,7 +151,7 @@ fn list_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
 
 fn square_at(app: &App, x: u16, y: u16) -> Option<Square> {
     let area = ratatui::layout::Rect::new(0, 0, app.size().0, app.size().1);
-    layout::compute(area, app.config.coordinates).square_at(x, y, app.board.flipped())
+    layout::compute(area, app.config.coordinates).square_at(x, y, app.board().flipped())
 }
 
 fn command(app: &mut App, c: Command) {
@@ -161,7 +161,7 @@ fn command(app: &mut App, c: Command) {
     match c {
         Command::Quit => request_quit(app),
         Command::Help => app.overlay = Some(Overlay::Help { scroll: 0 }),
-        Command::Flip => app.board.flip(),
+        Command::Flip => app.board_mut().flip(),
         // Outside a game there is no move to take back: `u` undoes the last edit.
         Command::Takeback | Command::Undo => undo::undo(app),
         Command::Redo => undo::redo(app),
@@ -196,7 +196,7 @@ fn command(app: &mut App, c: Command) {
         Command::ModeAnalyse => app.ask_or_do(Pending::Analyse),
         Command::ModeBrowse => app.ask_or_do(Pending::Browse),
         Command::ModeEndgame => {
-            app.prompt.open(Prompt::preselected(
+            app.prompt_mut().open(Prompt::preselected(
                 PromptKind::Endgame,
                 endgame::DEFAULT_MATERIAL,
             ));
@@ -230,7 +230,7 @@ fn step_pv(app: &mut App, forward: bool) {
     if len == 0 {
         return app.info("no engine line to step through (space starts the engine)");
     }
-    app.lines.step_cursor(forward, len);
+    app.lines_mut().step_cursor(forward, len);
 }
 
 /// Selects the piece on `sq`, or moves the selected piece there.
@@ -238,7 +238,7 @@ fn pick_square(app: &mut App, sq: Square) {
     if let Mode::Setup(_) = app.mode {
         return;
     }
-    if let Some(from) = app.board.selected() {
+    if let Some(from) = app.board().selected() {
         let candidates: Vec<Move> = app
             .destinations()
             .into_iter()
@@ -258,12 +258,12 @@ fn pick_square(app: &mut App, sq: Square) {
     }
     let pos = app.position();
     let own = pos.piece_at(sq).is_some_and(|p| p.color == pos.turn());
-    if !own || app.board.selected() == Some(sq) {
-        app.board.select(None);
+    if !own || app.board().selected() == Some(sq) {
+        app.board_mut().select(None);
     } else if !app.mode.component().can_move(app) {
         app.info(not_your_move(app));
     } else {
-        app.board.select(Some(sq));
+        app.board_mut().select(Some(sq));
     }
 }
 
@@ -311,7 +311,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
             });
             match (chosen, key) {
                 (Some(m), _) => make_move(app, m),
-                (None, EditKey::Esc) => app.board.select(None),
+                (None, EditKey::Esc) => app.board_mut().select(None),
                 _ => app.overlay = Some(Overlay::Promotion { from, to }),
             }
         }

@@ -89,7 +89,11 @@ fn enter_plays_a_row_and_the_games_list_opens_a_game_at_the_position() {
     let mut app = app();
     opened(&mut app);
     assert_eq!(
-        app.explorer.report_for(app.position()).unwrap().moves.len(),
+        app.explorer()
+            .report_for(app.position())
+            .unwrap()
+            .moves
+            .len(),
         2
     );
     keys(&mut app, "<Tab><Down><Enter>");
@@ -171,7 +175,7 @@ fn the_panel_waits_for_analyse_mode_and_says_what_is_missing() {
     assert_eq!(filters.player.as_deref(), Some("Anna"));
     assert_eq!(filters.color, Some(Color::White));
     assert!(
-        app.explorer.report_for(app.position()).is_none(),
+        app.explorer().report_for(app.position()).is_none(),
         "not all games' report"
     );
 }
@@ -186,7 +190,7 @@ fn a_database_that_does_not_open_is_named_and_closed() {
         games: Err("nope.kdb: not a kibitzer database".into()),
     };
     update(&mut app, Action::Explorer(reply));
-    assert!(!app.explorer.is_open());
+    assert!(!app.explorer().is_open());
     assert!(app.message().unwrap().1.contains("nope.kdb"));
     let filters = Filters::default();
     let reply = Reply::Explored {

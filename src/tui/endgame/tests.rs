@@ -17,8 +17,8 @@ use crate::tui::update::update;
 fn trainer_app() -> Option<App> {
     let tables = shared_tables()?;
     let mut app = app();
-    app.policy.set_book(None);
-    app.tb = TbPanel::with_tables(tables);
+    app.policy_mut().set_book(None);
+    *app.tb_mut() = TbPanel::with_tables(tables);
     Some(app)
 }
 
@@ -37,7 +37,7 @@ fn run_probes(app: &mut App) {
         }
         for pos in asked {
             let answer = app
-                .tb
+                .tb()
                 .tables
                 .as_ref()
                 .unwrap()
@@ -79,7 +79,7 @@ fn material_command_starts_a_won_drill() {
     let pos = app.position().clone();
     assert_eq!(pos.turn(), e.user);
     assert_eq!(Material::of(&pos, e.user).to_string(), "KQvK");
-    let tables = app.tb.tables.clone().unwrap();
+    let tables = app.tb().tables.clone().unwrap();
     assert_eq!(tables.probe_wdl(&pos).unwrap(), TbWdl::Win);
     assert_eq!(app.reference(), Reference::Trainer);
     // The engine stays idle: the defender is the tables.
@@ -151,7 +151,15 @@ fn best_play_converts_within_the_fifty_move_rule() {
             break;
         }
         let pos = app.position().clone();
-        let best = app.tb.answer(&pos).unwrap().as_ref().unwrap().ranking.moves[0].mv;
+        let best = app
+            .tb()
+            .answer(&pos)
+            .unwrap()
+            .as_ref()
+            .unwrap()
+            .ranking
+            .moves[0]
+            .mv;
         make_move(&mut app, best);
         crate::tui::update::settle(&mut app);
         run_probes(&mut app);
@@ -194,7 +202,7 @@ fn tablebase_panel_lists_every_move() {
     let text = screen(&app, 160, 50);
     assert!(text.contains("stalemate"), "{text}");
     // Without tables the panel says why, and nothing is probed.
-    app.tb = TbPanel::none("no tablebases: put Syzygy files in tablebases".into());
+    *app.tb_mut() = TbPanel::none("no tablebases: put Syzygy files in tablebases".into());
     crate::tui::update::settle(&mut app);
     assert!(
         !app.effects()
@@ -231,7 +239,7 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
             .collect()
     };
     assert_eq!(engines(&app), [Some("sf".to_owned())]);
-    let id = app.searches.current().unwrap().id;
+    let id = app.searches().current().unwrap().id;
     app.take_effects();
     update(
         &mut app,
@@ -244,7 +252,7 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
     // The analysis goes on: asked again, the engine service has the built-in engine answer,
     // and says so.
     assert_eq!(engines(&app), [Some("sf".to_owned())]);
-    let id = app.searches.current().unwrap().id;
+    let id = app.searches().current().unwrap().id;
     update(
         &mut app,
         Action::Engine(
@@ -254,7 +262,7 @@ fn configured_engine_is_used_and_dropped_after_a_crash() {
             ),
         ),
     );
-    assert_eq!(app.lines.engine(), crate::engines::service::ENGINE_NAME);
+    assert_eq!(app.lines().engine(), crate::engines::service::ENGINE_NAME);
     // :engine sf gives it another chance.
     app.take_effects();
     keys(&mut app, ":engine sf<Enter>");

@@ -107,7 +107,7 @@ fn a_mistake_becomes_a_puzzle_graded_by_the_engine() {
     keys(&mut app, ":learn black<Enter>");
     assert_eq!(state(&app).puzzles.len(), 1);
     assert_eq!(app.position().turn(), Color::Black);
-    assert!(app.board.flipped());
+    assert!(app.board().flipped());
     // Nothing after the puzzle's position is on show.
     assert!(app.engine_hidden());
     // The game's own move is recognised without a search.

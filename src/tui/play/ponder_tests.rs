@@ -73,7 +73,7 @@ fn after_its_move_the_engine_ponders_on_the_expected_reply() {
     assert_eq!(moves, ["e2e4", "e7e5", "g1f3"]);
     assert!(matches!(limits, GoLimits::Clock { .. }));
     assert!(matches!(
-        app.searches.current().map(|s| s.purpose),
+        app.searches().current().map(|s| s.purpose),
         Some(Purpose::Ponder(_))
     ));
     // Only the player's clock runs while the engine ponders.
@@ -96,7 +96,7 @@ fn the_expected_move_turns_the_ponder_search_into_the_real_one() {
         matches!(sent.as_slice(), [EngineCommand::PonderHit]),
         "{sent:?}"
     );
-    let search = app.searches.current().unwrap();
+    let search = app.searches().current().unwrap();
     assert_eq!((search.id, search.purpose), (id, Purpose::Opponent));
     let Mode::Play(p) = &app.mode else { panic!() };
     assert_eq!(p.clocks.running(), Some(Color::Black));
@@ -137,7 +137,7 @@ fn takeback_new_game_mode_change_and_ponder_off_stop_pondering() {
     assert_eq!(sans(&app), "");
     let sent = commands(&mut app);
     assert!(matches!(sent.as_slice(), [EngineCommand::Stop]), "{sent:?}");
-    assert!(app.searches.current().is_none());
+    assert!(app.searches().current().is_none());
     best(&mut app, stale, "b8c6", None);
     assert_eq!(sans(&app), "");
 
@@ -160,7 +160,7 @@ fn takeback_new_game_mode_change_and_ponder_off_stop_pondering() {
             .iter()
             .any(|c| matches!(c, EngineCommand::Stop))
     );
-    assert!(app.searches.current().is_none());
+    assert!(app.searches().current().is_none());
 
     let mut app = pondering_after_e4_e5();
     commands(&mut app);
@@ -172,7 +172,7 @@ fn takeback_new_game_mode_change_and_ponder_off_stop_pondering() {
             .any(|c| matches!(c, EngineCommand::Stop))
     );
     assert!(!matches!(
-        app.searches.current().map(|s| s.purpose),
+        app.searches().current().map(|s| s.purpose),
         Some(Purpose::Ponder(_))
     ));
 }

@@ -11,7 +11,7 @@ use crate::tui::update::settle;
 
 fn engine_plays_white(configure: impl FnOnce(&mut App)) -> App {
     let mut app = app();
-    app.policy.set_book(Some(Book::embedded()));
+    app.policy_mut().set_book(Some(Book::embedded()));
     configure(&mut app);
     start_play(
         &mut app,
@@ -33,7 +33,7 @@ fn searched(app: &App) -> bool {
 #[test]
 fn best_variety_plays_the_top_book_move() {
     let app = engine_plays_white(|a| a.config.book_choice = BookChoice::Best);
-    let book = app.policy.book().unwrap();
+    let book = app.policy().book().unwrap();
     let Some(best) = book.best(&Position::startpos()) else {
         return; // an empty built-in book: nothing to check
     };
@@ -77,7 +77,7 @@ fn book_command_sets_variety_and_depth() {
 #[test]
 fn book_panel_shows_weights_and_shares() {
     let mut app = app();
-    app.policy.set_book(Some(Book::embedded()));
+    app.policy_mut().set_book(Some(Book::embedded()));
     crate::tui::start::enter_analyse(&mut app);
     if app.book_moves().is_empty() {
         return;

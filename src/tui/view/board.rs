@@ -37,7 +37,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
         _ => None,
     };
     let pieces = |sq: Square| setup.map_or_else(|| pos.piece_at(sq), |s| s.piece_at(sq));
-    let (cursor, selected) = setup.map_or((app.board.cursor(), app.board.selected()), |s| {
+    let (cursor, selected) = setup.map_or((app.board().cursor(), app.board().selected()), |s| {
         (s.cursor, None)
     });
     let game_last = app.game.last_move().map(|(m, _)| m);
@@ -54,14 +54,14 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
     // The suggested move drawn as a path of arrows over the empty squares it crosses and lands
     // on, so that it reads as a move and not as two unrelated squares.
     let path = suggested.map_or_else(Vec::new, |m| {
-        arrow_path(m, app.board.flipped(), app.config.ascii)
+        arrow_path(m, app.board().flipped(), app.config.ascii)
     });
     let dests = app.destinations();
     let check =
         (pos.in_check() && !matches!(app.mode, Mode::Setup(_))).then(|| pos.king(pos.turn()));
     for i in 0..64 {
         let sq = Square::new(i);
-        let rect = areas.square_rect(sq, app.board.flipped());
+        let rect = areas.square_rect(sq, app.board().flipped());
         let light = (sq.file().index() + sq.rank().index()) % 2 == 1;
         let is_last = last.is_some_and(|m| m.from() == sq || king_target(m) == sq);
         let is_hint = suggested.is_some_and(|m| m.from() == sq || king_target(m) == sq);
@@ -233,14 +233,14 @@ fn coordinates(app: &App, areas: &Areas, buf: &mut Buffer) {
     let b = areas.board;
     for i in 0..8u32 {
         let file_sq = Square::from_coords(crate::chess::File::new(i), crate::chess::Rank::new(0));
-        let r = areas.square_rect(file_sq, app.board.flipped());
+        let r = areas.square_rect(file_sq, app.board().flipped());
         if b.bottom() < buf.area.bottom() {
             buf[(r.x + r.width / 2, b.bottom())]
                 .set_char(file_sq.file().char())
                 .set_style(style);
         }
         let rank_sq = Square::from_coords(crate::chess::File::new(0), crate::chess::Rank::new(i));
-        let r = areas.square_rect(rank_sq, app.board.flipped());
+        let r = areas.square_rect(rank_sq, app.board().flipped());
         if b.x >= 2 {
             buf[(b.x - 2, r.y + r.height / 2)]
                 .set_char(char::from(b'1' + i as u8))

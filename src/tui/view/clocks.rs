@@ -37,7 +37,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let Some(clocks) = app.clocks() else {
         return;
     };
-    let top = if app.board.flipped() {
+    let top = if app.board().flipped() {
         Color::White
     } else {
         Color::Black

@@ -44,7 +44,7 @@ pub fn si(n: u64) -> String {
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let state = match app.searches.current().map(|s| s.purpose) {
+    let state = match app.searches().current().map(|s| s.purpose) {
         Some(Purpose::Opponent) => "thinking",
         Some(Purpose::Hint) => "hint",
         Some(Purpose::Analysis) => "analysing",
@@ -67,13 +67,13 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         let idle = match app.mode {
             Mode::Learn(_) => "lines hidden while solving (t shows the answer)",
             _ if app.engine_hidden() => "lines hidden until the game ends ([play] show_engine)",
-            Mode::Analyse(_) if app.lines.has_root() && app.searches.current().is_some() => {
+            Mode::Analyse(_) if app.lines().has_root() && app.searches().current().is_some() => {
                 "the engine's lines are for another position"
             }
             Mode::Analyse(_) => "space: start analysis",
             _ => "",
         };
-        text.push(Line::styled(app.lines.engine(), dim));
+        text.push(Line::styled(app.lines().engine(), dim));
         text.push(Line::styled(idle, dim));
         Paragraph::new(text)
             .wrap(Wrap { trim: true })
@@ -98,7 +98,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         Style::default().add_modifier(Modifier::BOLD)
     };
     if let Some((pos, m, _)) = app.pv_preview() {
-        let n = app.lines.cursor().min(lines[0].pv.len());
+        let n = app.lines().cursor().min(lines[0].pv.len());
         text.push(Line::styled(
             format!(
                 "board at move {n} of the line: {} marked; ( ) step, esc back",

@@ -15,7 +15,7 @@ use crate::tui::explorer::Scope;
 use super::engine::si;
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let panel = &app.explorer;
+    let panel = &app.explorer();
     let pos = app.position();
     let dim = Style::default().add_modifier(Modifier::DIM);
     let mut title = format!(" Explorer: {} ", panel.name());

@@ -49,7 +49,7 @@ pub fn render(app: &App, frame: &mut Frame) {
     }
     evalbar::render(
         app.shown_eval(),
-        app.board.flipped(),
+        app.board().flipped(),
         app.colors(),
         areas.evalbar,
         buf,

@@ -58,7 +58,7 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
         }
         Overlay::Messages { scroll } => {
             let all = app
-                .messages
+                .messages()
                 .lines(crate::tui::dialog::log_width(area.width));
             let rows = usize::from(area.height.saturating_sub(4)).max(1);
             let first = (*scroll).min(all.len().saturating_sub(rows));

@@ -57,10 +57,10 @@ fn wdl_style(app: &App, wdl: TbWdl) -> Style {
 fn tablebase(app: &App, area: Rect, buf: &mut Buffer) {
     let pos = app.position();
     let dim = Style::default().add_modifier(Modifier::DIM);
-    let (title, lines) = match app.tb.answer(pos) {
-        _ if app.tb.tables.is_none() => (
+    let (title, lines) = match app.tb().answer(pos) {
+        _ if app.tb().tables.is_none() => (
             " Tablebase ".to_owned(),
-            vec![Line::styled(app.tb.note.clone(), dim)],
+            vec![Line::styled(app.tb().note.clone(), dim)],
         ),
         None => (
             " Tablebase ".to_owned(),

@@ -138,7 +138,7 @@ fn message_style(app: &App, severity: Severity) -> Style {
 
 pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
     let dim = Style::default().add_modifier(Modifier::DIM);
-    let line = if let Some(prompt) = app.prompt.current() {
+    let line = if let Some(prompt) = app.prompt().current() {
         prompt_line(prompt)
     } else if let Mode::Setup(s) = &app.mode {
         let error = s.error.as_deref().unwrap_or("");
@@ -157,17 +157,17 @@ pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
             ),
         ])
     } else if let Some((severity, text)) = app.message()
-        && app.board.typed().is_empty()
+        && app.board().typed().is_empty()
     {
         Line::styled(fitted(text, area.width), message_style(app, *severity))
-    } else if !app.board.typed().is_empty() {
+    } else if !app.board().typed().is_empty() {
         // What is wrong with the typed move, kept for correction; else the moves it may become.
         let after = match app.message() {
             Some((severity, text)) => {
                 Span::styled(format!("   {text}"), message_style(app, *severity))
             }
             None => {
-                let matches = completions(app.position(), app.board.typed());
+                let matches = completions(app.position(), app.board().typed());
                 let shown: Vec<String> = matches.into_iter().take(12).collect();
                 let alone = crate::tui::typed::key_alone(app)
                     .and_then(|c| COMMANDS.iter().find(|entry| entry.0 == c))
@@ -179,7 +179,7 @@ pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
         };
         Line::from(vec![
             Span::styled("move: ", Style::default().add_modifier(Modifier::BOLD)),
-            Span::raw(app.board.typed().to_owned()),
+            Span::raw(app.board().typed().to_owned()),
             Span::styled("█", Style::default()),
             after,
         ])

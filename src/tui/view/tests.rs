@@ -33,7 +33,7 @@ fn text(buf: &Buffer) -> String {
 
 fn symbol_at_square(app: &App, buf: &Buffer, sq: Square) -> String {
     let areas = layout::compute(buf.area, app.config.coordinates);
-    let r = areas.square_rect(sq, app.board.flipped());
+    let r = areas.square_rect(sq, app.board().flipped());
     buf[(r.x + r.width / 2, r.y + r.height / 2)]
         .symbol()
         .to_owned()
@@ -63,7 +63,7 @@ pub(crate) fn sample() -> App {
         pv: vec![root.parse_uci("b5a4").unwrap()],
         ..PvInfo::default()
     };
-    app.lines.report(&root, line, 1);
+    app.lines_mut().report(&root, line, 1);
     app
 }
 
@@ -103,7 +103,7 @@ fn board_move_list_engine_and_graph_at_several_sizes() {
 #[test]
 fn flipped_ascii_and_no_color() {
     let mut app = sample();
-    app.board.flip();
+    app.board_mut().flip();
     app.config.ascii = true;
     app.set_colors(false);
     let buf = draw(&app, 80, 24);
@@ -184,7 +184,7 @@ fn frame_render_time_at_200x60() {
 /// A game with a nested variation, NAGs and comments, shown inside the variation.
 fn annotated() -> App {
     let mut app = crate::tui::tests::app();
-    app.policy.set_book(None);
+    app.policy_mut().set_book(None);
     crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
     keys(
         &mut app,
@@ -238,7 +238,7 @@ fn the_shown_moves_long_comment_scrolls_into_view() {
 /// Analysis of a game of knights going out and back `rounds` times (four plies a round).
 fn knights_shuffling(rounds: usize) -> App {
     let mut app = crate::tui::tests::app();
-    app.policy.set_book(None);
+    app.policy_mut().set_book(None);
     crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
     for _ in 0..rounds {
         keys(&mut app, "Nf3<Enter>Nf6<Enter>Ng1<Enter>Ng8<Enter>");
@@ -323,7 +323,7 @@ fn help_scrolls_through_every_key_and_command_at_80x24() {
 #[test]
 fn the_opening_is_named_over_the_move_list() {
     let mut app = crate::tui::tests::app();
-    app.policy.set_book(None);
+    app.policy_mut().set_book(None);
     crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
     keys(
         &mut app,
@@ -374,7 +374,7 @@ fn stepping_into_the_engines_line_shows_its_positions() {
         .play(app.engine_best_move().unwrap())
         .unwrap();
     let nf6 = after.parse_san("Nf6").unwrap();
-    app.lines.first_pv_mut().unwrap().push(nf6);
+    app.lines_mut().first_pv_mut().unwrap().push(nf6);
     let hint = |app: &App| {
         let buf = draw(app, 120, 40);
         let areas = layout::compute(buf.area, true);
@@ -400,7 +400,7 @@ fn stepping_into_the_engines_line_shows_its_positions() {
     assert_eq!(app.game.len(), 6);
     // Past the end it stays; escape goes back to the game's position.
     keys(&mut app, ")<Esc>");
-    assert_eq!(app.lines.cursor(), 0);
+    assert_eq!(app.lines().cursor(), 0);
     assert_eq!(hint(&app).1, "↙");
 }
 
@@ -467,7 +467,7 @@ fn the_clocks_are_drawn_beside_the_board_and_red_when_low() {
 #[test]
 fn the_suggested_move_is_an_arrow_across_the_board() {
     let mut app = crate::tui::tests::app();
-    app.policy.set_book(None);
+    app.policy_mut().set_book(None);
     crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
     keys(&mut app, "e4<Enter>e5<Enter>");
     app.hint = Some(app.position().parse_uci("f1c4").unwrap());
