@@ -169,12 +169,12 @@ pub struct App {
     /// A one-line prompt at the bottom (`:` commands, FEN, file names) and what was entered
     /// at each.
     prompt: PromptLine,
-    pub overlay: Option<Overlay>,
+    overlay: Option<Overlay>,
     /// The search the interface wants answers from.
     searches: Searches,
     /// The engine's lines, the position they start from and the cursor in the first.
     lines: EngineLines,
-    pub hint: Option<Move>,
+    hint: Option<Move>,
     /// The terminal's columns and rows.
     size: (u16, u16),
     /// The time of the event being handled.
@@ -193,7 +193,7 @@ pub struct App {
     /// Random Chess960 starts and endgame positions.
     rng: Rng,
     /// The PGN file open in browse mode.
-    pub library: Option<Library>,
+    library: Option<Library>,
     /// The tablebases and their answers.
     tb: TbPanel,
     /// The analysis last autosaved (empty: none is in the autosave file).
@@ -267,6 +267,46 @@ impl App {
 
     pub fn resize(&mut self, columns: u16, rows: u16) {
         self.size = (columns, rows);
+    }
+
+    /// The dialog over the board, if one is open.
+    pub fn overlay(&self) -> Option<&Overlay> {
+        self.overlay.as_ref()
+    }
+
+    pub fn overlay_mut(&mut self) -> Option<&mut Overlay> {
+        self.overlay.as_mut()
+    }
+
+    pub fn open_overlay(&mut self, overlay: Overlay) {
+        self.overlay = Some(overlay);
+    }
+
+    /// Closes the dialog, handing it over.
+    pub fn take_overlay(&mut self) -> Option<Overlay> {
+        self.overlay.take()
+    }
+
+    /// The move suggested on the board (a hint, a puzzle's answer, the tables' best move).
+    pub fn hint(&self) -> Option<Move> {
+        self.hint
+    }
+
+    pub fn set_hint(&mut self, hint: Option<Move>) {
+        self.hint = hint;
+    }
+
+    /// The PGN file open in browse mode.
+    pub fn library(&self) -> Option<&Library> {
+        self.library.as_ref()
+    }
+
+    pub fn library_mut(&mut self) -> Option<&mut Library> {
+        self.library.as_mut()
+    }
+
+    pub fn set_library(&mut self, library: Library) {
+        self.library = Some(library);
     }
 
     pub fn lines(&self) -> &EngineLines {
@@ -431,7 +471,7 @@ impl App {
         };
         app.game.goto(node);
         app.board_mut().select(None);
-        app.hint = None;
+        app.set_hint(None);
         app.lines_mut().reset_cursor();
     }
 
@@ -449,7 +489,7 @@ impl App {
             _ => app.has_unsaved_work(),
         };
         if asks {
-            app.overlay = Some(Overlay::Confirm(action));
+            app.open_overlay(Overlay::Confirm(action));
         } else {
             app.follow(Action::Confirmed(action));
         }

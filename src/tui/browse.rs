@@ -22,7 +22,7 @@ pub fn open(app: &mut App, path: PathBuf) {
 
 /// Shows the game list of the open file, or asks for one.
 pub fn enter(app: &mut App) {
-    if app.library.is_some() {
+    if app.library().is_some() {
         app.stop_clocks();
         app.mode = Mode::Browse;
         app.board_mut().select(None);
@@ -75,7 +75,7 @@ impl Library {
 
 pub fn key(app: &mut App, key: EditKey) {
     let page = page(app);
-    let Some(lib) = app.library.as_mut() else {
+    let Some(lib) = app.library_mut() else {
         return;
     };
     match lib.key(key, page) {
@@ -87,7 +87,7 @@ pub fn key(app: &mut App, key: EditKey) {
 
 /// Reads the highlighted game of the list (it opens when it arrives).
 fn open_selected(app: &mut App) {
-    let Some(lib) = app.library.as_ref() else {
+    let Some(lib) = app.library() else {
         return;
     };
     if let Some(entry) = lib.selected_entry().cloned() {
@@ -107,7 +107,7 @@ pub fn event(app: &mut App, event: LibraryEvent) {
         }
         LibraryEvent::Indexed(path, Ok(index)) => {
             let count = index.len();
-            app.library = Some(Library::new(path.clone(), index));
+            app.set_library(Library::new(path.clone(), index));
             app.effect(Effect::CheckPgn(path.clone()));
             match count {
                 0 => app.error(format!("{}: no games found", path.display())),
@@ -127,7 +127,7 @@ pub fn event(app: &mut App, event: LibraryEvent) {
             openings,
             done,
         } => {
-            if let Some(lib) = app.library.as_mut().filter(|l| l.path == path) {
+            if let Some(lib) = app.library_mut().filter(|l| l.path == path) {
                 lib.errors.extend(errors);
                 lib.warnings.extend(warnings);
                 lib.openings.extend(openings);
@@ -159,14 +159,14 @@ pub fn event(app: &mut App, event: LibraryEvent) {
             ));
         }
         LibraryEvent::Written(origin, true) => {
-            if let Some(lib) = app.library.as_mut().filter(|l| l.path == origin.path) {
+            if let Some(lib) = app.library_mut().filter(|l| l.path == origin.path) {
                 match lib.index.with_game_replaced(origin.number, &origin.bytes) {
                     Some(index) => lib.index = Arc::new(index),
                     // The list cannot follow: read the file again.
                     _ => app.effect(Effect::IndexPgn(origin.path.clone())),
                 }
             }
-            let games = app.library.as_ref().map_or(0, |l| l.index.len());
+            let games = app.library().map_or(0, |l| l.index.len());
             let shown = app
                 .game
                 .origin()

@@ -135,7 +135,7 @@ fn run_command(app: &mut App, text: &str) {
                 .len();
             let rows = usize::from(app.size().1.saturating_sub(4)).max(1);
             let scroll = lines.saturating_sub(rows);
-            app.overlay = Some(super::app::Overlay::Messages { scroll });
+            app.open_overlay(super::app::Overlay::Messages { scroll });
         }
         "db" if rest.is_empty() => super::database::describe(app),
         "db" if rest == ["off"] => super::database::close(app),

@@ -24,7 +24,7 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
                 None
             }
             _ => {
-                app.overlay = Some(Overlay::Confirm(action.clone()));
+                app.open_overlay(Overlay::Confirm(action.clone()));
                 None
             }
         };
@@ -48,7 +48,7 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
                 super::prompt::open_prompt(app, super::app::PromptKind::WriteAs);
             }
             EditKey::Char('n' | 'N') | EditKey::Esc => app.info("nothing written"),
-            _ => app.overlay = Some(Overlay::Confirm(action.clone())),
+            _ => app.open_overlay(Overlay::Confirm(action.clone())),
         }
         return;
     }
@@ -61,7 +61,7 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
             }
             EditKey::Char('a' | 'A') => super::saving::queue_write(app, path.clone(), true, None),
             EditKey::Char('n' | 'N') | EditKey::Esc => app.info("nothing written"),
-            _ => app.overlay = Some(Overlay::Confirm(action)),
+            _ => app.open_overlay(Overlay::Confirm(action)),
         }
         return;
     }
@@ -72,7 +72,7 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
             carry_out(app, action);
         }
         EditKey::Char('n' | 'N') | EditKey::Esc => app.info("cancelled"),
-        _ => app.overlay = Some(Overlay::Confirm(action)),
+        _ => app.open_overlay(Overlay::Confirm(action)),
     }
 }
 

@@ -162,7 +162,7 @@ pub fn games_key(app: &mut App, mut list: GamesList, key: EditKey) {
         EditKey::Esc | EditKey::Char('q') => return,
         _ => {}
     }
-    app.overlay = Some(Overlay::DbGames(list));
+    app.open_overlay(Overlay::DbGames(list));
 }
 
 /// What the explorer's thread answered.
@@ -191,7 +191,7 @@ pub fn reply(app: &mut App, reply: Reply) {
                 return app.info("no game reached this position");
             }
             app.messages_mut().dismiss();
-            app.overlay = Some(Overlay::DbGames(GamesList {
+            app.open_overlay(Overlay::DbGames(GamesList {
                 position,
                 games,
                 selected: 0,

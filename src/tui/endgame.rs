@@ -76,7 +76,7 @@ fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
     });
     app.board_mut().face(user);
     app.board_mut().select(None);
-    app.hint = None;
+    app.set_hint(None);
     app.lines_mut().clear();
     app.game.mark_saved();
     app.info(format!(
@@ -202,7 +202,7 @@ fn hint(app: &mut App) {
     match app.tb_mut().view_now(&pos) {
         Some(Ok(view)) => match view.ranking.moves.first() {
             Some(best) => {
-                app.hint = Some(best.mv);
+                app.set_hint(Some(best.mv));
                 app.info(format!(
                     "hint: {} ({}, {})",
                     pos.san(best.mv),

@@ -59,7 +59,7 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                 Purpose::Hint => {
                     if let (Some(m), Mode::Play(p)) = (best, &mut app.mode) {
                         p.hint_pending = false;
-                        app.hint = Some(m);
+                        app.set_hint(Some(m));
                         let san = app.game.last().san(m);
                         app.info(format!("hint: {san}"));
                     }
@@ -109,7 +109,10 @@ pub fn engine_for(app: &App, purpose: Purpose) -> Option<EngineSpec> {
 
 /// What the engine should be doing for the current state.
 fn wanted_search(app: &App) -> Option<Wanted> {
-    if matches!(app.overlay, Some(Overlay::Resume(_) | Overlay::NewGame(_))) {
+    if matches!(
+        app.overlay(),
+        Some(Overlay::Resume(_) | Overlay::NewGame(_))
+    ) {
         return None;
     }
     app.mode.component().wanted_search(app)

@@ -75,7 +75,7 @@ pub fn hint(app: &App) -> String {
 pub fn key(app: &mut App, scroll: usize, key: EditKey) {
     let last = lines(app).len().saturating_sub(1);
     if let Some(scroll) = scrolled(app, scroll, last, key) {
-        app.overlay = Some(super::app::Overlay::Help { scroll });
+        app.open_overlay(super::app::Overlay::Help { scroll });
     }
 }
 
@@ -87,7 +87,7 @@ pub fn messages_key(app: &mut App, scroll: usize, key: EditKey) {
         .len()
         .saturating_sub(1);
     if let Some(scroll) = scrolled(app, scroll, last, key) {
-        app.overlay = Some(super::app::Overlay::Messages { scroll });
+        app.open_overlay(super::app::Overlay::Messages { scroll });
     }
 }
 

@@ -93,7 +93,7 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
     if key.ctrl && key.code == KeyCode::Char('c') {
         return Some(Action::Command(Command::Quit));
     }
-    if app.overlay.is_some() {
+    if app.overlay().is_some() {
         return edit_key(ev).map(Action::Overlay);
     }
     if app.prompt().current().is_some() {

@@ -109,7 +109,7 @@ fn show_puzzle(app: &mut App) {
     );
     app.game.goto(node);
     app.board_mut().select(None);
-    app.hint = None;
+    app.set_hint(None);
     app.info(text);
 }
 
@@ -246,7 +246,7 @@ fn solved(app: &mut App, m: Move, grade: PuzzleGrade) {
             pos.san(p.better[0])
         ),
     };
-    app.hint = Some(m);
+    app.set_hint(Some(m));
     app.info(text);
 }
 
@@ -270,7 +270,7 @@ fn show(app: &mut App) {
     }
     let p = l.puzzle().clone();
     let line = super::view::engine::pv_san(app.game.position(p.node), &p.better, 10);
-    app.hint = p.better.first().copied();
+    app.set_hint(p.better.first().copied());
     app.info(format!("better was {line}; n: next puzzle"));
 }
 
@@ -303,7 +303,7 @@ fn finish(app: &mut App) {
     };
     let text = format!("done: {}", l.summary());
     app.mode = Mode::Analyse(Default::default());
-    app.hint = None;
+    app.set_hint(None);
     app.info(text);
 }
 

@@ -150,7 +150,7 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
     }
     if let Start::Default = options.start {
         if let Some(saved) = autosave::newest_orphan() {
-            app.overlay = Some(Overlay::Resume(Box::new(saved)));
+            app.open_overlay(Overlay::Resume(Box::new(saved)));
         } else if app.config.first_run {
             start::open_welcome(&mut app);
         }

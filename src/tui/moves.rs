@@ -10,7 +10,7 @@ use super::{endgame, learn, undo};
 /// Plays a legal move from the user.
 pub fn make_move(app: &mut App, m: Move) {
     app.board_mut().select(None);
-    app.hint = None;
+    app.set_hint(None);
     app.lines_mut().reset_cursor();
     app.board_mut().clear_typed();
     if let Mode::Learn(_) = app.mode {

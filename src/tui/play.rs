@@ -92,7 +92,7 @@ pub fn book_reply(app: &mut App) {
     let Mode::Play(p) = &app.mode else {
         return;
     };
-    if app.overlay.is_some() || app.game.end().is_some() || app.game.last().turn() == p.human {
+    if app.overlay().is_some() || app.game.end().is_some() || app.game.last().turn() == p.human {
         return;
     }
     let rule = app.config.book_rule(p.level);
@@ -159,7 +159,7 @@ fn takeback(app: &mut App) {
     }
     app.game.goto(app.game.main_end());
     app.board_mut().select(None);
-    app.hint = None;
+    app.set_hint(None);
     let (turn, now) = (app.game.last().turn(), app.now());
     if let Mode::Play(p) = &mut app.mode {
         p.recorded = false;

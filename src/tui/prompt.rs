@@ -25,8 +25,7 @@ pub fn open_prompt(app: &mut App, kind: PromptKind) {
                 .map(|d| format!("{}{}", d.display(), std::path::MAIN_SEPARATOR))
                 .unwrap_or_default();
             let text = app
-                .library
-                .as_ref()
+                .library()
                 .map_or(folder, |l| l.path.display().to_string());
             Prompt::preselected(kind, text)
         }

@@ -23,7 +23,7 @@ pub fn write_game(app: &mut App, path: PathBuf, append: bool) {
     let tag = game.headers.get("Result").unwrap_or("*").to_owned();
     if tag != game.result.as_str() {
         let moves = game.result.as_str().to_owned();
-        app.overlay = Some(Overlay::Confirm(Pending::ResultConflict {
+        app.open_overlay(Overlay::Confirm(Pending::ResultConflict {
             path,
             append,
             tag,
@@ -45,7 +45,7 @@ pub fn write_checked(app: &mut App, path: PathBuf, append: bool) {
     if origin.is_none() && !append {
         let games = games_in(&path);
         if games > 0 {
-            app.overlay = Some(Overlay::Confirm(Pending::Overwrite { path, games }));
+            app.open_overlay(Overlay::Confirm(Pending::Overwrite { path, games }));
             return;
         }
     }

@@ -15,7 +15,7 @@ use crate::engines::service::{EngineCommand, EngineSettings, MAX_LEVEL};
 /// The new-game dialog, on the configured settings.
 pub fn open_new_game(app: &mut App) {
     let preset = PRESETS.iter().position(|&p| p == app.config.time_control);
-    app.overlay = Some(Overlay::NewGame(NewGameDialog {
+    app.open_overlay(Overlay::NewGame(NewGameDialog {
         field: DialogField::Color,
         color: play::configured_color(&app.config, app.now()),
         preset: preset.unwrap_or(DEFAULT_PRESET),
@@ -29,7 +29,7 @@ pub fn open_new_game(app: &mut App) {
 /// The first run's welcome: the new-game dialog, whose choices are then kept in the config.
 pub fn open_welcome(app: &mut App) {
     open_new_game(app);
-    if let Some(Overlay::NewGame(d)) = &mut app.overlay {
+    if let Some(Overlay::NewGame(d)) = app.overlay_mut() {
         d.welcome = true;
     }
 }
@@ -111,7 +111,7 @@ pub fn new_game_key(app: &mut App, mut d: NewGameDialog, key: EditKey) {
             DialogField::Start => d.chess960 = !d.chess960,
         }
     }
-    app.overlay = Some(Overlay::NewGame(d));
+    app.open_overlay(Overlay::NewGame(d));
 }
 
 /// `i` moved by `step` in a ring of `len`.
@@ -213,7 +213,7 @@ fn resume_analysis(app: &mut App, saved: &Saved, pgn: &str) {
 
 fn reset_view(app: &mut App) {
     app.board_mut().select(None);
-    app.hint = None;
+    app.set_hint(None);
     app.board_mut().clear_typed();
     app.lines_mut().clear();
     app.game.mark_saved();

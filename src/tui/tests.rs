@@ -336,7 +336,7 @@ fn promotion_asks_for_the_piece() {
     super::start::enter_analyse_from(&mut app, pos);
     app.board_mut().set_cursor(Square::B7);
     keys(&mut app, "<Enter><Up><Enter>");
-    assert!(matches!(app.overlay, Some(Overlay::Promotion { .. })));
+    assert!(matches!(app.overlay(), Some(Overlay::Promotion { .. })));
     keys(&mut app, "n");
     assert_eq!(sans(&app), "b8=N");
     // Typed promotions need no dialog.
@@ -355,7 +355,7 @@ fn flip_resign_and_game_record() {
     keys(&mut app, "e4<Enter>");
     // Resigning asks first.
     ctrl(&mut app, 'r');
-    assert!(matches!(app.overlay, Some(Overlay::Confirm(_))));
+    assert!(matches!(app.overlay(), Some(Overlay::Confirm(_))));
     keys(&mut app, "n");
     assert_eq!(app.game.end(), None);
     ctrl(&mut app, 'r');
@@ -434,7 +434,7 @@ fn hint_searches_for_the_player() {
     let (id, _, limits) = take_go(&mut app).unwrap();
     assert!(matches!(limits, GoLimits::MoveTime(_)));
     reply(&mut app, id, "d2d4");
-    assert_eq!(app.hint.map(|m| m.to()), Some(Square::D4));
+    assert_eq!(app.hint().map(|m| m.to()), Some(Square::D4));
     assert!(app.message().unwrap().1.contains("d4"));
     assert!(app.searches().current().is_none());
 }
@@ -446,7 +446,7 @@ fn quit_offers_to_save_an_unsaved_game() {
     assert!(app.quitting(), "nothing to save");
     let mut app = playing(Color::White);
     keys(&mut app, "e4<Enter>q");
-    assert!(matches!(app.overlay, Some(Overlay::ConfirmQuit)));
+    assert!(matches!(app.overlay(), Some(Overlay::ConfirmQuit)));
     keys(&mut app, "<Esc>");
     assert!(!app.quitting());
     ctrl(&mut app, 'c');
@@ -481,7 +481,7 @@ fn a_game_left_for_another_can_be_saved_first() {
     keys(&mut app, "e4<Enter>");
     app.take_effects();
     keys(&mut app, ":play black<Enter>");
-    assert!(matches!(app.overlay, Some(Overlay::Confirm(_))));
+    assert!(matches!(app.overlay(), Some(Overlay::Confirm(_))));
     keys(&mut app, "s");
     assert!(app.effects().iter().any(|e| matches!(
         e,
@@ -503,7 +503,7 @@ fn analyse_mode_infinite_analysis_follows_navigation() {
     reply(&mut app, id, "e7e5");
     keys(&mut app, "<F2>");
     assert!(
-        matches!(app.overlay, Some(Overlay::Confirm(_))),
+        matches!(app.overlay(), Some(Overlay::Confirm(_))),
         "a game in progress asks"
     );
     keys(&mut app, "y ");
@@ -617,14 +617,14 @@ fn new_game_dialog() {
     keys(&mut app, "n");
     assert_eq!(app.board().typed(), "n");
     keys(&mut app, "<Enter>");
-    assert!(matches!(app.overlay, Some(Overlay::NewGame(_))));
+    assert!(matches!(app.overlay(), Some(Overlay::NewGame(_))));
     keys(&mut app, "<Right><Down><Right><Down><Left><Left><Enter>");
     let Mode::Play(p) = &app.mode else { panic!() };
     assert_eq!((p.human, p.level), (Color::Black, 18));
     assert_eq!(p.clocks.control().to_string(), "10+5");
     // The last field starts a random Chess960 game.
     keys(&mut app, "n");
-    if matches!(app.overlay, Some(Overlay::Confirm(_))) {
+    if matches!(app.overlay(), Some(Overlay::Confirm(_))) {
         keys(&mut app, "y");
     }
     keys(&mut app, "<Up><Right><Enter>");
@@ -644,7 +644,7 @@ fn the_welcome_keeps_the_choices_in_the_config_file() {
     assert!(config.first_run);
     let mut app = App::new(config, Instant::now());
     super::start::open_welcome(&mut app);
-    assert!(matches!(&app.overlay, Some(Overlay::NewGame(d)) if d.welcome));
+    assert!(matches!(app.overlay(), Some(Overlay::NewGame(d)) if d.welcome));
     // Black, 10+5, level 19.
     keys(&mut app, "<Right><Down><Right><Down><Left><Enter>");
     let Mode::Play(p) = &app.mode else { panic!() };
@@ -663,9 +663,9 @@ fn the_welcome_keeps_the_choices_in_the_config_file() {
 fn help_overlay_takes_any_key() {
     let mut app = playing(Color::White);
     keys(&mut app, "?");
-    assert!(matches!(app.overlay, Some(Overlay::Help { .. })));
+    assert!(matches!(app.overlay(), Some(Overlay::Help { .. })));
     keys(&mut app, "e");
-    assert!(app.overlay.is_none());
+    assert!(app.overlay().is_none());
     assert!(app.board().typed().is_empty());
     assert_eq!(
         app.config.keys.command("?".parse().unwrap()),
@@ -723,7 +723,7 @@ fn play_960_starts_a_numbered_chess960_game_and_asks_over_unsaved_work() {
     // A game in progress: :play asks first.
     keys(&mut app, "e4<Enter>");
     keys(&mut app, ":play 960<Enter>");
-    assert!(matches!(app.overlay, Some(Overlay::Confirm(_))));
+    assert!(matches!(app.overlay(), Some(Overlay::Confirm(_))));
     keys(&mut app, "y");
     assert!(app.game.is_empty());
     assert_eq!(app.game.headers().get("Variant"), Some("Chess960"));
@@ -777,7 +777,7 @@ fn lower_case_knight_moves_are_typed_in_a_game() {
     assert!(app.board().flipped(), "r flips at once");
     keys(&mut app, "q");
     assert!(
-        matches!(app.overlay, Some(Overlay::ConfirmQuit)),
+        matches!(app.overlay(), Some(Overlay::ConfirmQuit)),
         "q asks to quit at once"
     );
 }

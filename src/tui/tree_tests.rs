@@ -150,20 +150,20 @@ fn replacing_an_edited_game_asks_first() {
     let mut app = analysing("e4<Enter>e5<Enter>");
     assert!(!app.game.is_saved());
     keys(&mut app, "n");
-    assert!(matches!(app.overlay, Some(Overlay::Confirm(_))));
+    assert!(matches!(app.overlay(), Some(Overlay::Confirm(_))));
     keys(&mut app, "<Esc>");
-    assert!(app.overlay.is_none());
+    assert!(app.overlay().is_none());
     assert_eq!(sans(&app), "e4 e5");
     // A FEN typed at the prompt waits for the answer too.
     keys(&mut app, ":fen 8/8/8/8/8/k7/8/K7 w - - 0 1<Enter>");
-    assert!(matches!(app.overlay, Some(Overlay::Confirm(_))));
+    assert!(matches!(app.overlay(), Some(Overlay::Confirm(_))));
     keys(&mut app, "n");
     assert_eq!(sans(&app), "e4 e5");
     keys(&mut app, ":fen 8/8/8/8/8/k7/8/K7 w - - 0 1<Enter>y");
     assert!(app.game.is_empty());
     // Nothing unsaved: no question.
     keys(&mut app, "n");
-    assert!(matches!(app.overlay, Some(Overlay::NewGame(_))));
+    assert!(matches!(app.overlay(), Some(Overlay::NewGame(_))));
 }
 
 #[test]
@@ -223,7 +223,7 @@ fn save_and_append_round_trip() {
     // Writing again over a file of games asks first: r replaces it. Appending adds a game.
     keys(&mut app, &format!(":write {}<Enter>", path.display()));
     assert!(matches!(
-        app.overlay,
+        app.overlay(),
         Some(Overlay::Confirm(super::dialog::Pending::Overwrite {
             games: 1,
             ..
@@ -348,19 +348,19 @@ fn browse_filters_as_you_type_and_opens_games() {
     let mut app = analysing("");
     open_file(&mut app, &path);
     assert!(matches!(app.mode, Mode::Browse));
-    let lib = app.library.as_ref().unwrap();
+    let lib = app.library().unwrap();
     assert_eq!(lib.matches.len(), 3);
     assert_eq!(lib.errors.len(), 1, "the illegal Qxh7 is found");
     assert!(lib.errors[&2].contains("Qxh7"), "{:?}", lib.errors);
     // Letters filter (case-insensitive, every word somewhere in the row).
     keys(&mut app, "alice");
-    assert_eq!(app.library.as_ref().unwrap().matches.len(), 2);
+    assert_eq!(app.library().unwrap().matches.len(), 2);
     keys(&mut app, " open");
-    assert_eq!(app.library.as_ref().unwrap().matches, [1]);
+    assert_eq!(app.library().unwrap().matches, [1]);
     keys(&mut app, "<BS><BS><BS><BS><BS>");
-    assert_eq!(app.library.as_ref().unwrap().matches.len(), 2);
+    assert_eq!(app.library().unwrap().matches.len(), 2);
     keys(&mut app, "<Esc>b20");
-    assert_eq!(app.library.as_ref().unwrap().matches, [0], "ECO too");
+    assert_eq!(app.library().unwrap().matches, [0], "ECO too");
     keys(&mut app, "<Esc><End><Enter>");
     load_requested(&mut app);
     assert!(matches!(app.mode, Mode::Analyse(_)));
@@ -600,10 +600,10 @@ fn a_whole_game_analysis_is_unsaved_work() {
     );
     assert!(app.has_unsaved_work());
     keys(&mut app, "q");
-    assert!(matches!(app.overlay, Some(Overlay::ConfirmQuit)));
+    assert!(matches!(app.overlay(), Some(Overlay::ConfirmQuit)));
     keys(&mut app, "<Esc><F3>");
     assert!(
-        matches!(app.overlay, Some(Overlay::Confirm(_))),
+        matches!(app.overlay(), Some(Overlay::Confirm(_))),
         "F3 asks too"
     );
 }
@@ -618,7 +618,7 @@ fn a_result_tag_against_the_moves_is_shown_and_asked_about() {
     std::fs::write(&path, text).unwrap();
     let mut app = analysing("");
     open_file(&mut app, &path);
-    let lib = app.library.as_ref().unwrap();
+    let lib = app.library().unwrap();
     assert!(
         lib.warnings[&1].contains("Result tag \"1-0\""),
         "{:?}",
@@ -634,7 +634,7 @@ fn a_result_tag_against_the_moves_is_shown_and_asked_about() {
     );
     keys(&mut app, "w<Enter>");
     assert!(matches!(
-        app.overlay,
+        app.overlay(),
         Some(Overlay::Confirm(
             super::dialog::Pending::ResultConflict { .. }
         ))
@@ -677,7 +677,7 @@ fn a_file_changed_since_the_game_was_read_is_not_overwritten() {
     );
     assert!(app.has_unsaved_work());
     assert!(matches!(
-        app.overlay,
+        app.overlay(),
         Some(Overlay::Confirm(super::dialog::Pending::Changed(_)))
     ));
     keys(&mut app, "a");

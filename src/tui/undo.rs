@@ -62,7 +62,7 @@ fn step(app: &mut App, back: bool) {
 fn swap_in(app: &mut App, game: Record, edit: &'static str) -> Snapshot {
     let old = std::mem::replace(&mut app.game, game);
     app.board_mut().select(None);
-    app.hint = None;
+    app.set_hint(None);
     // Its next node may not be in the other record.
     if let Mode::Analyse(a) = &mut app.mode {
         a.game_pass = None;

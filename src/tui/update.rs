@@ -50,7 +50,7 @@ fn dispatch(app: &mut App, action: Action) {
         Action::Cancel => {
             app.lines_mut().reset_cursor();
             app.board_mut().select(None);
-            app.hint = None;
+            app.set_hint(None);
             app.messages_mut().dismiss();
             premove::cancel(app);
         }
@@ -160,7 +160,7 @@ fn command(app: &mut App, c: Command) {
     }
     match c {
         Command::Quit => request_quit(app),
-        Command::Help => app.overlay = Some(Overlay::Help { scroll: 0 }),
+        Command::Help => app.open_overlay(Overlay::Help { scroll: 0 }),
         Command::Flip => app.board_mut().flip(),
         // Outside a game there is no move to take back: `u` undoes the last edit.
         Command::Takeback | Command::Undo => undo::undo(app),
@@ -217,8 +217,8 @@ fn command(app: &mut App, c: Command) {
 }
 
 fn request_quit(app: &mut App) {
-    if app.has_unsaved_work() && !matches!(app.overlay, Some(Overlay::ConfirmQuit)) {
-        app.overlay = Some(Overlay::ConfirmQuit);
+    if app.has_unsaved_work() && !matches!(app.overlay(), Some(Overlay::ConfirmQuit)) {
+        app.open_overlay(Overlay::ConfirmQuit);
     } else {
         app.quit();
     }
@@ -251,7 +251,7 @@ fn pick_square(app: &mut App, sq: Square) {
                 return;
             }
             _ => {
-                app.overlay = Some(Overlay::Promotion { from, to: sq });
+                app.open_overlay(Overlay::Promotion { from, to: sq });
                 return;
             }
         }
@@ -268,7 +268,7 @@ fn pick_square(app: &mut App, sq: Square) {
 }
 
 fn overlay_key(app: &mut App, key: EditKey) {
-    let Some(overlay) = app.overlay.take() else {
+    let Some(overlay) = app.take_overlay() else {
         return;
     };
     match overlay {
@@ -286,7 +286,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
                 app.quit();
             }
             EditKey::Esc => {}
-            _ => app.overlay = Some(Overlay::ConfirmQuit),
+            _ => app.open_overlay(Overlay::ConfirmQuit),
         },
         Overlay::Resume(saved) => match key {
             EditKey::Char('y' | 'Y') | EditKey::Enter => start::resume(app, &saved),
@@ -296,7 +296,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
                 }
                 app.info("the unfinished work of last time was discarded");
             }
-            _ => app.overlay = Some(Overlay::Resume(saved)),
+            _ => app.open_overlay(Overlay::Resume(saved)),
         },
         Overlay::Promotion { from, to } => {
             let role = match key {
@@ -312,7 +312,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
             match (chosen, key) {
                 (Some(m), _) => make_move(app, m),
                 (None, EditKey::Esc) => app.board_mut().select(None),
-                _ => app.overlay = Some(Overlay::Promotion { from, to }),
+                _ => app.open_overlay(Overlay::Promotion { from, to }),
             }
         }
         Overlay::NewGame(d) => start::new_game_key(app, d, key),

@@ -113,7 +113,7 @@ fn enter_plays_a_row_and_the_games_list_opens_a_game_at_the_position() {
         games: Ok(vec![header(7), header(9)]),
     };
     update(&mut app, Action::Explorer(reply));
-    assert!(matches!(&app.overlay, Some(Overlay::DbGames(l)) if l.games.len() == 2));
+    assert!(matches!(app.overlay(), Some(Overlay::DbGames(l)) if l.games.len() == 2));
     keys(&mut app, "<Down><Enter>");
     let [Request::Load { id: 9, .. }] = &requests(&mut app)[..] else {
         panic!("the chosen game is loaded");
@@ -136,7 +136,7 @@ fn enter_plays_a_row_and_the_games_list_opens_a_game_at_the_position() {
     };
     update(&mut app, Action::Explorer(reply));
     // The edited game (1. d4 played here) is not thrown away without a question.
-    assert!(matches!(app.overlay, Some(Overlay::Confirm(_))));
+    assert!(matches!(app.overlay(), Some(Overlay::Confirm(_))));
     keys(&mut app, "y");
     assert_eq!(sans(&app), "d4 d5 c4");
     assert_eq!(

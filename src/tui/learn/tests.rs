@@ -160,7 +160,7 @@ fn the_better_move_is_best_at_once_and_show_tells_the_line() {
     assert_eq!(state(&app).results, [Solved::Missed]);
     let text = message(&app);
     assert!(text.contains("g6 4.Qd1"), "{text}");
-    assert_eq!(app.hint, Some(app.position().parse_san("g6").unwrap()));
+    assert_eq!(app.hint(), Some(app.position().parse_san("g6").unwrap()));
     // Moving through the game would give answers away.
     keys(&mut app, "j");
     assert_eq!(app.game.ply(app.game.current_node()), 5);

@@ -49,7 +49,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
     let suggested = preview
         .as_ref()
         .map(|&(_, m, _)| m)
-        .or(app.hint)
+        .or(app.hint())
         .or_else(|| app.engine_best_move());
     // The suggested move drawn as a path of arrows over the empty squares it crosses and lands
     // on, so that it reads as a move and not as two unrelated squares.

@@ -76,7 +76,7 @@ fn row(
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let Some(lib) = &app.library else {
+    let Some(lib) = app.library() else {
         Paragraph::new("no PGN file open (o opens one)").render(area, buf);
         return;
     };

@@ -42,7 +42,7 @@ pub fn render(app: &App, frame: &mut Frame) {
         browse::render(app, list, buf);
         status::render_status(app, areas.status, buf);
         status::render_input(app, areas.input, buf);
-        if let Some(o) = &app.overlay {
+        if let Some(o) = app.overlay() {
             overlay::render(app, o, area, buf);
         }
         return;
@@ -73,7 +73,7 @@ pub fn render(app: &App, frame: &mut Frame) {
     }
     status::render_status(app, areas.status, buf);
     status::render_input(app, areas.input, buf);
-    if let Some(o) = &app.overlay {
+    if let Some(o) = app.overlay() {
         overlay::render(app, o, area, buf);
     }
 }

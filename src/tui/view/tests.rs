@@ -314,7 +314,7 @@ fn help_scrolls_through_every_key_and_command_at_80x24() {
     assert!(last.contains(":analyse-game"), "{last}");
     assert!(!last.contains("Keys in analyse mode"), "{last}");
     keys(&mut app, "x");
-    assert!(app.overlay.is_none());
+    assert!(app.overlay().is_none());
     // The hint at the bottom follows the mode.
     let bottom = text(&draw(&app, 160, 24));
     assert!(bottom.contains("space engine · u undo"), "{bottom}");
@@ -470,7 +470,7 @@ fn the_suggested_move_is_an_arrow_across_the_board() {
     app.policy_mut().set_book(None);
     crate::tui::start::enter_analyse_from(&mut app, crate::chess::Position::startpos());
     keys(&mut app, "e4<Enter>e5<Enter>");
-    app.hint = Some(app.position().parse_uci("f1c4").unwrap());
+    app.set_hint(Some(app.position().parse_uci("f1c4").unwrap()));
     let buf = draw(&app, 120, 40);
     for (sq, arrow) in [("e2", "↖"), ("d3", "↖"), ("c4", "↖")] {
         assert_eq!(
