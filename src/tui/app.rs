@@ -159,7 +159,7 @@ pub enum Effect {
 }
 
 pub struct App {
-    pub config: Config,
+    config: Config,
     /// Colours on (off when NO_COLOR is set).
     colors: bool,
     pub mode: Mode,
@@ -371,6 +371,14 @@ impl App {
 
     pub fn board_mut(&mut self) -> &mut BoardInput {
         &mut self.board
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn config_mut(&mut self) -> &mut Config {
+        &mut self.config
     }
 
     pub fn position(&self) -> &Position {

@@ -146,7 +146,7 @@ fn run_command(app: &mut App, text: &str) {
             .filter(|l| (1..=MAX_LEVEL).contains(l))
         {
             Some(level) => {
-                app.config.level = level;
+                app.config_mut().level = level;
                 app.info(format!("level {level} from the next game"));
             }
             None => app.error("level takes a number from 1 to 20"),
@@ -157,7 +157,7 @@ fn run_command(app: &mut App, text: &str) {
             .filter(|n| (1..=10).contains(n))
         {
             Some(n) => {
-                app.config.multipv = n;
+                app.config_mut().multipv = n;
                 start::set_engine_options(app);
                 app.lines_mut().truncate(n as usize);
             }
@@ -165,7 +165,7 @@ fn run_command(app: &mut App, text: &str) {
         },
         "ponder" => match rest.as_slice() {
             ["on"] | ["off"] => {
-                app.config.ponder = rest[0] == "on";
+                app.config_mut().ponder = rest[0] == "on";
                 app.info(format!("pondering {}", rest[0]));
             }
             _ => app.error("ponder takes on or off"),
@@ -173,9 +173,9 @@ fn run_command(app: &mut App, text: &str) {
         "play" => play_command(app, &rest),
         "theme" => match rest.first().and_then(|name| super::theme::by_name(name)) {
             Some(theme) => {
-                app.config.theme = theme;
+                app.config_mut().theme = theme;
                 let value = format!("\"{}\"", theme.name);
-                match super::config::remember(&app.config, "display", &[("theme", &value)]) {
+                match super::config::remember(app.config(), "display", &[("theme", &value)]) {
                     Ok(()) => app.info(format!("theme {} (kept in config.toml)", theme.name)),
                     Err(e) => app.error(format!("theme {}; not kept: {e}", theme.name)),
                 }
@@ -207,64 +207,70 @@ fn engine_command(app: &mut App, args: &[&str]) {
         ["opponent", name] => ([true, false], *name),
         ["analysis", name] => ([false, true], *name),
         _ => {
-            let names: Vec<&str> = app.config.engines.iter().map(|e| e.name.as_str()).collect();
+            let names: Vec<&str> = app
+                .config()
+                .engines
+                .iter()
+                .map(|e| e.name.as_str())
+                .collect();
             return app.info(format!(
                 "engines: builtin {} (opponent: {}, analysis: {})",
                 names.join(" "),
-                app.config.opponent,
-                app.config.analysis
+                app.config().opponent,
+                app.config().analysis
             ));
         }
     };
-    if name != BUILTIN && app.config.engine(name).is_none() {
+    if name != BUILTIN && app.config().engine(name).is_none() {
         return app.error(format!("no engine '{name}' in config.toml's [[engines]]"));
     }
     // Asking for an engine again gives it another chance after a failure.
     app.engine(EngineCommand::Retry(name.to_owned()));
     if roles[0] {
-        app.config.opponent = name.to_owned();
+        app.config_mut().opponent = name.to_owned();
     }
     if roles[1] {
-        app.config.analysis = name.to_owned();
+        app.config_mut().analysis = name.to_owned();
     }
     app.info(format!(
         "opponent: {}, analysis: {}",
-        app.config.opponent, app.config.analysis
+        app.config().opponent,
+        app.config().analysis
     ));
 }
 
 fn book_command(app: &mut App, args: &[&str]) {
     use super::config::BookChoice;
     match args {
-        ["off"] => app.config.book_depth = 0,
+        ["off"] => app.config_mut().book_depth = 0,
         ["depth", n] => match n.parse::<u32>() {
-            Ok(n) => app.config.book_depth = n,
+            Ok(n) => app.config_mut().book_depth = n,
             Err(_) => return app.error("book depth takes a number of plies"),
         },
         [name] if BookChoice::from_name(name).is_some() => {
-            app.config.book_choice = BookChoice::from_name(name).expect("checked");
-            if app.config.book_depth == 0 {
-                app.config.book_depth = super::config::Config::default().book_depth;
+            app.config_mut().book_choice = BookChoice::from_name(name).expect("checked");
+            if app.config().book_depth == 0 {
+                app.config_mut().book_depth = super::config::Config::default().book_depth;
             }
         }
         _ => return app.error("book takes best, proportional, random, off or depth N"),
     }
-    let state = if app.config.book_depth == 0 {
+    let state = if app.config().book_depth == 0 {
         "book off".to_owned()
     } else {
         format!(
             "book: {} moves up to ply {}",
-            app.config.book_choice.name(),
-            app.config.book_depth
+            app.config().book_choice.name(),
+            app.config().book_depth
         )
     };
     app.info(state);
 }
 
 fn play_command(app: &mut App, args: &[&str]) {
-    let mut color = super::play::configured_color(&app.config, app.now());
-    let mut tc = app.config.time_control;
-    let mut level = app.config.level;
+    let mut color = super::play::configured_color(app.config(), app.now());
+    let mut tc = app.config().time_control;
+    let mut level = app.config().level;
     let mut chess960 = None;
     let mut i = 0;
     while i < args.len() {

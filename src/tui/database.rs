@@ -61,7 +61,7 @@ pub fn settle(app: &mut App) {
     if !shown(app) {
         return;
     }
-    let player = app.config.database_player.clone();
+    let player = app.config().database_player.clone();
     let pos = app.position().clone();
     if let Some(request) = app.explorer_mut().request_for(&pos, player.as_deref()) {
         app.effect(Effect::Explorer(request));
@@ -118,7 +118,7 @@ pub fn key(app: &mut App, key: EditKey) {
 }
 
 fn cycle_scope(app: &mut App) {
-    let Some(player) = app.config.database_player.clone() else {
+    let Some(player) = app.config().database_player.clone() else {
         return app.error("set [database] player in config.toml to see your own games");
     };
     let scope = app.explorer().scope().next();
@@ -133,7 +133,7 @@ fn cycle_scope(app: &mut App) {
 }
 
 fn list_games(app: &mut App) {
-    let player = app.config.database_player.clone();
+    let player = app.config().database_player.clone();
     app.info("finding the games...");
     app.effect(Effect::Explorer(Request::Games {
         position: Box::new(app.position().clone()),

@@ -212,7 +212,7 @@ impl Component for AnalyseState {
                 Purpose::GamePass,
                 node,
                 GoLimits::MoveTime(std::time::Duration::from_millis(
-                    app.config.analysis_movetime_ms,
+                    app.config().analysis_movetime_ms,
                 )),
             )),
             None if self.infinite && app.position().outcome(&[]).is_none() => Some((

@@ -42,7 +42,7 @@ fn start_material(app: &mut App, material: Material) {
             app.tb().note
         ));
     };
-    let user = super::play::configured_color(&app.config, app.now());
+    let user = super::play::configured_color(app.config(), app.now());
     let rng = app.rng();
     let mut next = || rng.next_u64();
     match generate(&tables, &material, user, TbWdl::Win, &mut next) {

@@ -42,7 +42,7 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                     }
                 }
             }
-            let shown = app.config.multipv.max(1) as usize;
+            let shown = app.config().multipv.max(1) as usize;
             app.lines_mut().report(&root, info, shown);
         }
         EngineEvent::BestMove { best, ponder } => {
@@ -101,10 +101,10 @@ fn game_pass_finished(app: &mut App) {
 /// service stands in with the built-in engine for one that failed.
 pub fn engine_for(app: &App, purpose: Purpose) -> Option<EngineSpec> {
     let name = match purpose {
-        Purpose::Opponent | Purpose::Hint | Purpose::Ponder(_) => &app.config.opponent,
-        Purpose::Analysis | Purpose::GamePass | Purpose::Grade(_) => &app.config.analysis,
+        Purpose::Opponent | Purpose::Hint | Purpose::Ponder(_) => &app.config().opponent,
+        Purpose::Analysis | Purpose::GamePass | Purpose::Grade(_) => &app.config().analysis,
     };
-    app.config.engine(name).cloned()
+    app.config().engine(name).cloned()
 }
 
 /// What the engine should be doing for the current state.

@@ -23,7 +23,7 @@ pub fn lines(app: &App) -> Vec<String> {
             continue;
         }
         let keys: Vec<String> = app
-            .config
+            .config()
             .keys
             .keys_for(command)
             .map(|k| k.to_string())
@@ -55,7 +55,7 @@ pub fn lines(app: &App) -> Vec<String> {
 /// The hint at the bottom when nothing else is shown there.
 pub fn hint(app: &App) -> String {
     let key = |c: Command| {
-        app.config
+        app.config()
             .keys
             .key_for(c)
             .map_or("-".to_owned(), |k| k.to_string())

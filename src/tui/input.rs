@@ -102,7 +102,7 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
     if let Mode::Setup(_) = app.mode {
         // Letters place pieces here; only help and the command line keep their keys.
         if let Some(c) = app
-            .config
+            .config()
             .keys
             .command(key)
             .filter(|c| matches!(c, Command::Help | Command::CommandLine))
@@ -117,7 +117,7 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
         if key.ctrl && key.code == KeyCode::Char('o') {
             return Some(Action::Command(Command::Open));
         }
-        if !plain && let Some(c) = app.config.keys.command(key) {
+        if !plain && let Some(c) = app.config().keys.command(key) {
             return Some(Action::Command(c));
         }
         return edit_key(ev).map(Action::Browse);
@@ -141,7 +141,7 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
             return edit_key(ev).map(Action::TypeMove);
         }
     }
-    if let Some(c) = app.config.keys.command(key) {
+    if let Some(c) = app.config().keys.command(key) {
         return Some(Action::Command(c));
     }
     // As on lichess, the arrows step through the game; with shift, or once a piece is picked

@@ -111,22 +111,22 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
     app.set_games_file(autosave::games_path());
     let mut book = crate::book::Book::embedded();
     let mut book_error = None;
-    if let Some(file) = &app.config.book_file {
+    if let Some(file) = &app.config().book_file {
         match crate::book::Book::open(file) {
             Ok(b) => book = b,
             Err(e) => book_error = Some(format!("{e}; using the built-in book")),
         }
     }
-    *app.tb_mut() = tablebase::TbPanel::open(&app.config);
+    *app.tb_mut() = tablebase::TbPanel::open(app.config());
     *app.policy_mut() = PlayPolicy::new(Some(book), app.tb().tables.clone());
     app.engine(EngineCommand::Tablebases(
         app.policy()
             .search_tables(policy::PROBE_DEPTH, policy::RULE50),
     ));
     let (color, level, tc) = (
-        play::configured_color(&app.config, now),
-        app.config.level,
-        app.config.time_control,
+        play::configured_color(app.config(), now),
+        app.config().level,
+        app.config().time_control,
     );
     match &options.start {
         Start::Default => start::start_play(&mut app, Position::startpos(), color, tc, level),
@@ -151,11 +151,11 @@ pub fn initial_app(options: &Options, now: Instant) -> App {
     if let Start::Default = options.start {
         if let Some(saved) = autosave::newest_orphan() {
             app.open_overlay(Overlay::Resume(Box::new(saved)));
-        } else if app.config.first_run {
+        } else if app.config().first_run {
             start::open_welcome(&mut app);
         }
     }
-    if let Some(path) = app.config.database_path.clone() {
+    if let Some(path) = app.config().database_path.clone() {
         database::open(&mut app, path);
     }
     if let Some(e) = book_error {

@@ -95,7 +95,7 @@ pub fn book_reply(app: &mut App) {
     if app.overlay().is_some() || app.game.end().is_some() || app.game.last().turn() == p.human {
         return;
     }
-    let rule = app.config.book_rule(p.level);
+    let rule = app.config().book_rule(p.level);
     let (pos, ply) = (app.game.last().clone(), app.game.len());
     let Some(m) = app.policy_mut().book_move(&pos, ply, rule) else {
         return;
@@ -305,7 +305,7 @@ impl Component for PlayState {
                 GoLimits::MoveTime(std::time::Duration::from_secs(1)),
             ))
         } else if let Some((node, reply)) = self.expected
-            && app.config.ponder
+            && app.config().ponder
             && node == end
             && ponder_root(app, node, reply).is_some()
         {

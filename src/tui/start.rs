@@ -14,13 +14,13 @@ use crate::engines::service::{EngineCommand, EngineSettings, MAX_LEVEL};
 
 /// The new-game dialog, on the configured settings.
 pub fn open_new_game(app: &mut App) {
-    let preset = PRESETS.iter().position(|&p| p == app.config.time_control);
+    let preset = PRESETS.iter().position(|&p| p == app.config().time_control);
     app.open_overlay(Overlay::NewGame(NewGameDialog {
         field: DialogField::Color,
-        color: play::configured_color(&app.config, app.now()),
+        color: play::configured_color(app.config(), app.now()),
         preset: preset.unwrap_or(DEFAULT_PRESET),
-        level: app.config.level,
-        book: app.config.book_choice,
+        level: app.config().level,
+        book: app.config().book_choice,
         chess960: false,
         welcome: false,
     }));
@@ -37,12 +37,12 @@ pub fn open_welcome(app: &mut App) {
 /// Writes the welcome's choices into the config file, so that the next start plays them.
 fn remember_choices(app: &mut App, d: &NewGameDialog) {
     let tc = PRESETS[d.preset];
-    app.config.color = match d.color {
+    app.config_mut().color = match d.color {
         Color::White => ColorChoice::White,
         Color::Black => ColorChoice::Black,
     };
-    app.config.time_control = tc;
-    app.config.level = d.level;
+    app.config_mut().time_control = tc;
+    app.config_mut().level = d.level;
     let (color, time, level) = (
         format!("\"{}\"", d.color.fold("white", "black")),
         format!("\"{tc}\""),
@@ -53,10 +53,10 @@ fn remember_choices(app: &mut App, d: &NewGameDialog) {
         ("time_control", &*time),
         ("level", &*level),
     ];
-    if let Err(e) = config::remember(&app.config, "play", &choices) {
+    if let Err(e) = config::remember(app.config(), "play", &choices) {
         return app.error(format!("could not keep your choices: {e}"));
     }
-    if let Some(path) = &app.config.file {
+    if let Some(path) = &app.config().file {
         let kept = format!("your choices are kept in {} ([play])", path.display());
         app.messages_mut().record(super::app::Severity::Info, &kept);
     }
@@ -79,7 +79,7 @@ pub fn new_game_key(app: &mut App, mut d: NewGameDialog, key: EditKey) {
             if d.welcome {
                 remember_choices(app, &d);
             }
-            app.config.book_choice = d.book;
+            app.config_mut().book_choice = d.book;
             let tc = PRESETS[d.preset];
             if !d.chess960 {
                 return start_play(app, Position::startpos(), d.color, tc, d.level);
@@ -223,11 +223,11 @@ fn reset_view(app: &mut App) {
 pub fn set_engine_options(app: &mut App) {
     let (multipv, level) = match &app.mode {
         Mode::Play(p) => (1, p.level),
-        _ => (app.config.multipv, 20),
+        _ => (app.config().multipv, 20),
     };
     app.engine(EngineCommand::Options(EngineSettings {
-        hash_mb: app.config.hash_mb,
-        threads: app.config.threads,
+        hash_mb: app.config().hash_mb,
+        threads: app.config().threads,
         multipv,
         level,
     }));

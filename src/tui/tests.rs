@@ -668,7 +668,7 @@ fn help_overlay_takes_any_key() {
     assert!(app.overlay().is_none());
     assert!(app.board().typed().is_empty());
     assert_eq!(
-        app.config.keys.command("?".parse().unwrap()),
+        app.config().keys.command("?".parse().unwrap()),
         Some(Command::Help)
     );
 }
@@ -702,10 +702,10 @@ fn fen_shown_and_fen_and_pgn_copied() {
 fn theme_command_switches_the_board_colours() {
     let mut app = playing(Color::White);
     keys(&mut app, ":theme blue<Enter>");
-    assert_eq!(app.config.theme.name, "blue");
+    assert_eq!(app.config().theme.name, "blue");
     keys(&mut app, ":theme neon<Enter>");
     assert!(app.message().unwrap().1.contains("high-contrast"));
-    assert_eq!(app.config.theme.name, "blue");
+    assert_eq!(app.config().theme.name, "blue");
 }
 
 #[test]

@@ -49,7 +49,7 @@ pub fn key_alone(app: &App) -> Option<super::keymap::Command> {
         ctrl: false,
         alt: false,
     };
-    app.config.keys.command(key)
+    app.config().keys.command(key)
 }
 
 pub fn parse_typed(pos: &Position, text: &str) -> Result<Move, String> {

@@ -132,7 +132,8 @@ fn graph_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
         return None;
     }
     let area = ratatui::layout::Rect::new(0, 0, app.size().0, app.size().1);
-    let graph = super::view::side_panels(app, &layout::compute(area, app.config.coordinates)).graph;
+    let graph =
+        super::view::side_panels(app, &layout::compute(area, app.config().coordinates)).graph;
     let line = app.game.line_through(app.game.current_node());
     let ply = layout::graph_ply_at(graph, line.len() - 1, x, y)?;
     line.get(ply).copied()
@@ -145,13 +146,14 @@ fn list_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
         return None;
     }
     let area = ratatui::layout::Rect::new(0, 0, app.size().0, app.size().1);
-    let moves = super::view::side_panels(app, &layout::compute(area, app.config.coordinates)).moves;
+    let moves =
+        super::view::side_panels(app, &layout::compute(area, app.config().coordinates)).moves;
     super::view::moves::node_at(app, moves, x, y)
 }
 
 fn square_at(app: &App, x: u16, y: u16) -> Option<Square> {
     let area = ratatui::layout::Rect::new(0, 0, app.size().0, app.size().1);
-    layout::compute(area, app.config.coordinates).square_at(x, y, app.board().flipped())
+    layout::compute(area, app.config().coordinates).square_at(x, y, app.board().flipped())
 }
 
 fn command(app: &mut App, c: Command) {

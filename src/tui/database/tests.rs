@@ -167,7 +167,7 @@ fn the_panel_waits_for_analyse_mode_and_says_what_is_missing() {
     opened(&mut app);
     keys(&mut app, "<Tab>m");
     assert!(app.message().unwrap().1.contains("[database] player"));
-    app.config.database_player = Some("Anna".into());
+    app.config_mut().database_player = Some("Anna".into());
     keys(&mut app, "m");
     let [Request::Explore { filters, .. }] = &requests(&mut app)[..] else {
         panic!("explored again for the player's games");

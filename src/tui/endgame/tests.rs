@@ -215,14 +215,14 @@ fn tablebase_panel_lists_every_move() {
 #[test]
 fn configured_engine_is_used_and_dropped_after_a_crash() {
     let mut app = app();
-    app.config.engines = vec![crate::engines::external::EngineSpec {
+    app.config_mut().engines = vec![crate::engines::external::EngineSpec {
         name: "sf".into(),
         path: "/usr/games/stockfish".into(),
         args: Vec::new(),
         options: Vec::new(),
         protocol: Default::default(),
     }];
-    app.config.analysis = "sf".into();
+    app.config_mut().analysis = "sf".into();
     crate::tui::start::enter_analyse(&mut app);
     app.take_effects();
     keys(&mut app, " ");

@@ -56,7 +56,7 @@ fn best(app: &mut App, id: u64, best: &str, ponder: Option<&str>) {
 fn pondering_after_e4_e5() -> App {
     let mut app = playing_out_of_book(Color::White);
     keys(&mut app, ":ponder on<Enter>");
-    assert!(app.config.ponder);
+    assert!(app.config().ponder);
     keys(&mut app, "e4<Enter>");
     let (id, _, _, ponder) = the_go(&commands(&mut app));
     assert!(!ponder);
@@ -180,7 +180,7 @@ fn takeback_new_game_mode_change_and_ponder_off_stop_pondering() {
 #[test]
 fn pondering_is_off_by_default_and_set_in_the_config() {
     let mut app = playing_out_of_book(Color::White);
-    assert!(!app.config.ponder);
+    assert!(!app.config().ponder);
     keys(&mut app, "e4<Enter>");
     let (id, _, _, _) = the_go(&commands(&mut app));
     best(&mut app, id, "e7e5", Some("g1f3"));

@@ -32,7 +32,7 @@ fn searched(app: &App) -> bool {
 
 #[test]
 fn best_variety_plays_the_top_book_move() {
-    let app = engine_plays_white(|a| a.config.book_choice = BookChoice::Best);
+    let app = engine_plays_white(|a| a.config_mut().book_choice = BookChoice::Best);
     let book = app.policy().book().unwrap();
     let Some(best) = book.best(&Position::startpos()) else {
         return; // an empty built-in book: nothing to check
@@ -47,7 +47,7 @@ fn best_variety_plays_the_top_book_move() {
 
 #[test]
 fn book_depth_zero_makes_the_engine_search() {
-    let app = engine_plays_white(|a| a.config.book_depth = 0);
+    let app = engine_plays_white(|a| a.config_mut().book_depth = 0);
     assert!(app.game.is_empty());
     assert!(searched(&app));
 }
@@ -56,9 +56,9 @@ fn book_depth_zero_makes_the_engine_search() {
 fn book_command_sets_variety_and_depth() {
     let mut app = app();
     keys(&mut app, ":book random<Enter>");
-    assert_eq!(app.config.book_choice, BookChoice::Random);
+    assert_eq!(app.config().book_choice, BookChoice::Random);
     keys(&mut app, ":book depth 6<Enter>");
-    assert_eq!(app.config.book_depth, 6);
+    assert_eq!(app.config().book_depth, 6);
     assert!(
         app.message()
             .unwrap()
@@ -66,12 +66,12 @@ fn book_command_sets_variety_and_depth() {
             .contains("random moves up to ply 6")
     );
     keys(&mut app, ":book off<Enter>");
-    assert_eq!(app.config.book_depth, 0);
+    assert_eq!(app.config().book_depth, 0);
     keys(&mut app, ":book sideways<Enter>");
     assert!(app.message().unwrap().1.contains("book takes"));
     // The new-game dialog's fourth field picks the variety.
     keys(&mut app, "n<Down><Down><Down><Left><Enter>");
-    assert_eq!(app.config.book_choice, BookChoice::Proportional);
+    assert_eq!(app.config().book_choice, BookChoice::Proportional);
 }
 
 #[test]

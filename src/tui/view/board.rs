@@ -54,7 +54,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
     // The suggested move drawn as a path of arrows over the empty squares it crosses and lands
     // on, so that it reads as a move and not as two unrelated squares.
     let path = suggested.map_or_else(Vec::new, |m| {
-        arrow_path(m, app.board().flipped(), app.config.ascii)
+        arrow_path(m, app.board().flipped(), app.config().ascii)
     });
     let dests = app.destinations();
     let check =
@@ -70,7 +70,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
         // The square's colour, on which marks are inked.
         let mut square_bg = None;
         if app.colors() {
-            let t = app.config.theme;
+            let t = app.config().theme;
             let bg = if Some(sq) == selected {
                 t.selected
             } else if check == Some(sq) {
@@ -104,7 +104,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
         if let Some(p) = pieces(sq) {
             let mut ps = Style::default().add_modifier(Modifier::BOLD);
             if app.colors() {
-                let t = app.config.theme;
+                let t = app.config().theme;
                 let ink = p.color.fold(t.white_piece, t.black_piece);
                 ps = ps.fg(rgb(ink));
                 if let Some(plate) = t.plate(ink) {
@@ -112,12 +112,12 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
                 }
             }
             let art = app.colors()
-                && !app.config.ascii
-                && app.config.piece_art
+                && !app.config().ascii
+                && app.config().piece_art
                 && super::pieces::draw(p.role, rect, ps, buf);
             if !art {
                 buf[mid]
-                    .set_char(glyph(p, app.config.ascii, app.colors()))
+                    .set_char(glyph(p, app.config().ascii, app.colors()))
                     .set_style(ps);
             }
             if is_dest {
@@ -133,7 +133,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
             }
         } else if is_dest {
             buf[mid]
-                .set_char(if app.config.ascii { '*' } else { '●' })
+                .set_char(if app.config().ascii { '*' } else { '●' })
                 .set_style(mark_style(app, square_bg));
         } else if let Some(&(_, arrow)) = path.iter().find(|(p, _)| *p == sq) {
             // Black or white by the square: the hint's own colour is a square colour, close
@@ -146,9 +146,9 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
                 .set_style(style.add_modifier(Modifier::BOLD));
         }
         if sq == cursor {
-            let cs = if let Some(bg) = square_bg.filter(|_| app.config.theme.plates) {
+            let cs = if let Some(bg) = square_bg.filter(|_| app.config().theme.plates) {
                 Style::default()
-                    .fg(rgb(app.config.theme.mark(bg)))
+                    .fg(rgb(app.config().theme.mark(bg)))
                     .add_modifier(Modifier::BOLD)
             } else if app.colors() {
                 Style::default()
@@ -163,7 +163,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
             }
         }
     }
-    if app.config.coordinates {
+    if app.config().coordinates {
         coordinates(app, areas, buf);
     }
 }
@@ -223,7 +223,7 @@ fn arrow(file: i32, rank: i32, ascii: bool) -> char {
 /// How the squares a selected piece can go to are marked on a square of colour `square`.
 fn mark_style(app: &App, square: Option<crate::tui::theme::Rgb>) -> Style {
     match square {
-        Some(bg) => Style::default().fg(rgb(app.config.theme.mark(bg))),
+        Some(bg) => Style::default().fg(rgb(app.config().theme.mark(bg))),
         None => Style::default().add_modifier(Modifier::BOLD),
     }
 }

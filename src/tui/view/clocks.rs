@@ -30,7 +30,7 @@ pub fn panel_lines(app: &App, side_height: u16) -> u16 {
 }
 
 fn large(app: &App, side_height: u16) -> bool {
-    side_height >= LARGE_FROM_HEIGHT && !app.config.ascii
+    side_height >= LARGE_FROM_HEIGHT && !app.config().ascii
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {

@@ -20,7 +20,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let dim = Style::default().add_modifier(Modifier::DIM);
     let mut title = format!(" Explorer: {} ", panel.name());
     if let Scope::Mine(color) = panel.scope() {
-        let name = app.config.database_player.as_deref().unwrap_or("?");
+        let name = app.config().database_player.as_deref().unwrap_or("?");
         title.push_str(&format!("({name} as {}) ", color.fold("White", "Black")));
     }
     if panel.focused() {

@@ -64,11 +64,11 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
     if matches!(app.mode, Mode::Setup(_)) {
         return;
     }
-    let y = areas.board.bottom() + u16::from(app.config.coordinates);
+    let y = areas.board.bottom() + u16::from(app.config().coordinates);
     if y >= areas.status.y {
         return;
     }
-    let text = text(app.position(), app.config.ascii);
+    let text = text(app.position(), app.config().ascii);
     let width = areas.side.x.saturating_sub(areas.board.x);
     let style = Style::default().add_modifier(Modifier::BOLD);
     buf.set_stringn(areas.board.x, y, text, usize::from(width), style);

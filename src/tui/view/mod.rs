@@ -35,7 +35,7 @@ pub fn render(app: &App, frame: &mut Frame) {
         );
         return;
     }
-    let areas = layout::compute(area, app.config.coordinates);
+    let areas = layout::compute(area, app.config().coordinates);
     let buf = frame.buffer_mut();
     if let Mode::Browse = app.mode {
         let list = Rect::new(area.x, area.y, area.width, areas.status.y - area.y);

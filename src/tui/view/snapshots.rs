@@ -110,9 +110,9 @@ fn endgame() {
         return;
     }
     let mut app = app();
-    app.config.tablebase_path =
+    app.config_mut().tablebase_path =
         crate::test_data::shared_path("syzygy").map(|p| p.display().to_string());
-    *app.tb_mut() = crate::tui::tablebase::TbPanel::open(&app.config);
+    *app.tb_mut() = crate::tui::tablebase::TbPanel::open(app.config());
     crate::tui::endgame::start(&mut app, "8/8/8/4k3/8/8/8/4K2R w - - 0 1");
     assert!(matches!(app.mode, Mode::Endgame(_)), "{:?}", app.message());
     snapshot_at_every_size("endgame", app);

@@ -32,7 +32,7 @@ fn text(buf: &Buffer) -> String {
 }
 
 fn symbol_at_square(app: &App, buf: &Buffer, sq: Square) -> String {
-    let areas = layout::compute(buf.area, app.config.coordinates);
+    let areas = layout::compute(buf.area, app.config().coordinates);
     let r = areas.square_rect(sq, app.board().flipped());
     buf[(r.x + r.width / 2, r.y + r.height / 2)]
         .symbol()
@@ -71,7 +71,7 @@ pub(crate) fn sample() -> App {
 fn board_move_list_engine_and_graph_at_several_sizes() {
     let mut app = sample();
     // One symbol a square, so each piece can be read back.
-    app.config.piece_art = false;
+    app.config_mut().piece_art = false;
     for (w, h) in [(80, 24), (120, 40), (200, 60)] {
         let buf = draw(&app, w, h);
         let screen = text(&buf);
@@ -104,7 +104,7 @@ fn board_move_list_engine_and_graph_at_several_sizes() {
 fn flipped_ascii_and_no_color() {
     let mut app = sample();
     app.board_mut().flip();
-    app.config.ascii = true;
+    app.config_mut().ascii = true;
     app.set_colors(false);
     let buf = draw(&app, 80, 24);
     assert_eq!(symbol_at_square(&app, &buf, Square::E1), "K");
@@ -268,9 +268,9 @@ fn a_game_against_the_engine_hides_its_judgement_until_the_end() {
         screen.contains("lines hidden until the game ends"),
         "{screen}"
     );
-    app.config.show_engine_in_play = true;
+    app.config_mut().show_engine_in_play = true;
     assert!(text(&draw(&app, 120, 40)).contains("+4.00 4.Ba4"));
-    app.config.show_engine_in_play = false;
+    app.config_mut().show_engine_in_play = false;
     app.game.adjudicate(crate::game::Ending::Resignation {
         winner: Color::Black,
     });
@@ -368,7 +368,7 @@ fn the_engines_best_move_is_marked_on_the_board() {
 fn stepping_into_the_engines_line_shows_its_positions() {
     // sample(): the line is 4. Ba4; make it 4. Ba4 Nf6.
     let mut app = sample();
-    app.config.piece_art = false;
+    app.config_mut().piece_art = false;
     let after = app
         .position()
         .play(app.engine_best_move().unwrap())
@@ -410,7 +410,7 @@ fn clicking_a_move_in_the_list_shows_it() {
     let mut app = sample();
     app.resize(100, 30);
     let buf = draw(&app, 100, 30);
-    let areas = layout::compute(buf.area, app.config.coordinates);
+    let areas = layout::compute(buf.area, app.config().coordinates);
     // "Nf3" in the move list (right of the board).
     let (x, y) = (0..buf.area.height)
         .flat_map(|y| (areas.side.x..buf.area.width - 2).map(move |x| (x, y)))
@@ -445,7 +445,7 @@ fn the_clocks_are_drawn_beside_the_board_and_red_when_low() {
     }
     let buf = draw(&app, 120, 40);
     let screen = text(&buf);
-    let side = layout::compute(buf.area, app.config.coordinates).side;
+    let side = layout::compute(buf.area, app.config().coordinates).side;
     let line = |y: u16| screen.lines().nth(usize::from(y)).unwrap()[..].to_owned();
     assert!(line(side.y + 1).contains("Black engine"), "{screen}");
     assert!(line(side.y + 5).contains("▶ White you"), "{screen}");
