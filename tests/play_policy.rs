@@ -114,7 +114,7 @@ fn the_interface_the_uci_engine_and_annotate_play_the_same_book() {
     );
     settle(&mut app);
     assert_eq!(
-        app.game.last_move().map(|(m, _)| m),
+        app.game().last_move().map(|(m, _)| m),
         Some(uci_move(&start, "d2d4"))
     );
     assert!(

@@ -163,7 +163,7 @@ pub struct App {
     /// Colours on (off when NO_COLOR is set).
     colors: bool,
     pub mode: Mode,
-    pub game: Record,
+    game: Record,
     /// The cursor, the piece picked up, a drag, the move being typed, the board's orientation.
     board: BoardInput,
     /// A one-line prompt at the bottom (`:` commands, FEN, file names) and what was entered
@@ -381,6 +381,14 @@ impl App {
         &mut self.config
     }
 
+    pub fn game(&self) -> &Record {
+        &self.game
+    }
+
+    pub fn game_mut(&mut self) -> &mut Record {
+        &mut self.game
+    }
+
     pub fn position(&self) -> &Position {
         self.game.current()
     }
@@ -477,7 +485,7 @@ impl App {
         let Some(node) = node else {
             return;
         };
-        app.game.goto(node);
+        app.game_mut().goto(node);
         app.board_mut().select(None);
         app.set_hint(None);
         app.lines_mut().reset_cursor();
@@ -488,9 +496,9 @@ impl App {
         let app = self;
         let asks = match action {
             Pending::Changed(_) => true,
-            Pending::Resign => app.human().is_some() && app.game.end().is_none(),
+            Pending::Resign => app.human().is_some() && app.game().end().is_none(),
             Pending::Analyse => {
-                app.human().is_some() && app.game.end().is_none() && !app.game.is_empty()
+                app.human().is_some() && app.game().end().is_none() && !app.game().is_empty()
             }
             // The list keeps the game until another is opened; a game in play would stop.
             Pending::Browse => app.has_unsaved_work() && !matches!(app.mode, Mode::Browse),
@@ -506,7 +514,7 @@ impl App {
     /// What the autosave file keeps of the game and the mode.
     pub fn snapshot(&self) -> Saved {
         let app = self;
-        let game = &app.game;
+        let game = &app.game();
         let tree = game.tree();
         let moves = game
             .mainline()

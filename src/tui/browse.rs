@@ -141,7 +141,7 @@ pub fn event(app: &mut App, event: LibraryEvent) {
         )),
         LibraryEvent::NotWritten { message, changed } => {
             // Nothing landed: the work is unsaved again.
-            app.game.mark_changed();
+            app.game_mut().mark_changed();
             match changed {
                 Some(origin) => app.ask_or_do(Pending::Changed(origin)),
                 None => app.error(message),
@@ -149,8 +149,9 @@ pub fn event(app: &mut App, event: LibraryEvent) {
         }
         LibraryEvent::Written(origin, false) => {
             // The game on screen now lives there: the next save writes it back in place.
-            if app.game.origin().is_none() && matches!(app.mode, Mode::Play(_) | Mode::Analyse(_)) {
-                app.game.set_origin(Some(*origin.clone()));
+            if app.game().origin().is_none() && matches!(app.mode, Mode::Play(_) | Mode::Analyse(_))
+            {
+                app.game_mut().set_origin(Some(*origin.clone()));
             }
             app.info(format!(
                 "saved to {} (game {})",
@@ -168,11 +169,11 @@ pub fn event(app: &mut App, event: LibraryEvent) {
             }
             let games = app.library().map_or(0, |l| l.index.len());
             let shown = app
-                .game
+                .game()
                 .origin()
                 .is_some_and(|o| o.path == origin.path && o.number == origin.number);
             if shown {
-                app.game.set_origin(Some(*origin.clone()));
+                app.game_mut().set_origin(Some(*origin.clone()));
             }
             app.info(format!(
                 "game {} written back into {} ({games} games; the others unchanged)",

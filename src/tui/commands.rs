@@ -311,7 +311,7 @@ fn play_command(app: &mut App, args: &[&str]) {
     // start.
     let start = match (&chess960, &app.mode) {
         (Some((_, pos)), _) => pos.clone(),
-        (None, Mode::Analyse(_)) if app.game.is_empty() => app.game.start().clone(),
+        (None, Mode::Analyse(_)) if app.game().is_empty() => app.game().start().clone(),
         _ => Position::startpos(),
     };
     let pending = Pending::Play {

@@ -30,7 +30,7 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
         };
         if let Some(result) = chosen {
             if let Some(result) = result.and_then(|r| r.parse().ok()) {
-                app.game.set_result(result);
+                app.game_mut().set_result(result);
             }
             super::saving::write_checked(app, path.clone(), *append);
         }
@@ -40,11 +40,11 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
         match key {
             EditKey::Char('a' | 'A') => {
                 // Its old place is unknown now: it becomes a game of its own at the end.
-                app.game.set_origin(None);
+                app.game_mut().set_origin(None);
                 super::saving::queue_write(app, origin.path.clone(), true, None);
             }
             EditKey::Char('w' | 'W') => {
-                app.game.set_origin(None);
+                app.game_mut().set_origin(None);
                 super::prompt::open_prompt(app, super::app::PromptKind::WriteAs);
             }
             EditKey::Char('n' | 'N') | EditKey::Esc => app.info("nothing written"),
@@ -82,7 +82,7 @@ pub fn key(app: &mut App, action: Pending, key: EditKey) {
 /// resuming (quitting), or is left for good (another game replaces it).
 pub fn save_before_leaving(app: &mut App, resumable: bool) {
     let (path, append, origin) = match (
-        app.game.origin().cloned(),
+        app.game().origin().cloned(),
         app.games_file().map(std::path::PathBuf::from),
     ) {
         (Some(origin), _) => (origin.path.clone(), false, Some(origin)),
@@ -122,9 +122,9 @@ pub fn carry_out(app: &mut App, action: Pending) {
         Pending::Resign => play::resign(app),
         Pending::Browse => super::browse::enter(app),
         Pending::Analyse => {
-            let was_playing = app.human().is_some() && app.game.end().is_none();
+            let was_playing = app.human().is_some() && app.game().end().is_none();
             start::enter_analyse(app);
-            if was_playing && !app.game.is_empty() {
+            if was_playing && !app.game().is_empty() {
                 app.info("the game stopped: analysing it now (not saved: ctrl-s saves it)");
             }
         }

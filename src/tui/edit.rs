@@ -28,7 +28,7 @@ pub fn command(app: &mut App, command: Command) -> bool {
         app.info("the game can be annotated in analyse mode (f2)");
         return true;
     }
-    let current = app.game.current_node();
+    let current = app.game().current_node();
     match command {
         Command::NextVariation | Command::PrevVariation => {
             let delta = if command == Command::NextVariation {
@@ -36,14 +36,14 @@ pub fn command(app: &mut App, command: Command) -> bool {
             } else {
                 -1
             };
-            match app.game.tree().sibling(current, delta) {
+            match app.game().tree().sibling(current, delta) {
                 Some(n) => app.navigate(Some(n)),
                 None => app.info(no_alternative(app, current, delta)),
             }
         }
-        Command::LeaveVariation => match app.game.variation_start(current) {
+        Command::LeaveVariation => match app.game().variation_start(current) {
             Some(start) => {
-                let main = app.game.tree().siblings(start).first().copied();
+                let main = app.game().tree().siblings(start).first().copied();
                 app.navigate(main);
             }
             None => app.info("on the main line"),
@@ -64,7 +64,7 @@ pub fn command(app: &mut App, command: Command) -> bool {
         }
         Command::DeleteVariation => {
             if try_edit(app, "variation deleted", |g| g.delete_variation().is_some()) {
-                app.navigate(Some(app.game.current_node()));
+                app.navigate(Some(app.game().current_node()));
                 app.info("variation deleted (u undoes)");
             } else {
                 app.info("on the main line (X cuts the moves from here)");
@@ -78,7 +78,7 @@ pub fn command(app: &mut App, command: Command) -> bool {
             }
         }
         Command::Comment => {
-            let comment = Prompt::new(PromptKind::Comment, app.game.comment());
+            let comment = Prompt::new(PromptKind::Comment, app.game().comment());
             app.prompt_mut().open(comment);
         }
         Command::Nag(n) => {
@@ -88,8 +88,8 @@ pub fn command(app: &mut App, command: Command) -> bool {
             }
             let nag = Nag(n);
             checkpoint(app, "mark");
-            let on = app.game.toggle_nag(nag);
-            app.game.mark_changed();
+            let on = app.game_mut().toggle_nag(nag);
+            app.game_mut().mark_changed();
             let glyph = nag.glyph().unwrap_or_default();
             app.info(if on {
                 format!("marked {glyph}")
@@ -98,9 +98,9 @@ pub fn command(app: &mut App, command: Command) -> bool {
             });
         }
         Command::NextMarked | Command::PrevMarked => {
-            let line = app.game.line_through(current);
+            let line = app.game().line_through(current);
             let at = line.iter().position(|&n| n == current).unwrap_or(0);
-            let marked = |&&n: &&NodeId| judge_move(&app.game, n).is_some();
+            let marked = |&&n: &&NodeId| judge_move(app.game(), n).is_some();
             let target = if command == Command::NextMarked {
                 line[at + 1..].iter().find(marked)
             } else {
@@ -121,11 +121,11 @@ pub fn command(app: &mut App, command: Command) -> bool {
 
 /// "3... Nf6?? Blunder; better was 3...g6 4.Qd1 Nf6" for the judged move leading to `id`.
 fn what_was_better(app: &App, id: NodeId) -> String {
-    let tree = app.game.tree();
-    let (Some(parent), Some(judgement)) = (tree.previous(id), judge_move(&app.game, id)) else {
+    let tree = app.game().tree();
+    let (Some(parent), Some(judgement)) = (tree.previous(id), judge_move(app.game(), id)) else {
         return String::new();
     };
-    let before = app.game.position(parent);
+    let before = app.game().position(parent);
     let number = MoveNumber {
         fullmove: before.fullmoves(),
         black: before.turn() == crate::chess::Color::Black,
@@ -136,7 +136,7 @@ fn what_was_better(app: &App, id: NodeId) -> String {
         judgement.nag().glyph().unwrap_or_default(),
         judgement.name()
     );
-    match app.game.better_line(id).filter(|line| !line.is_empty()) {
+    match app.game().better_line(id).filter(|line| !line.is_empty()) {
         Some(line) => {
             let line = crate::tui::view::engine::pv_san(before, &line, 8);
             format!("{played}; better was {line}")
@@ -146,9 +146,9 @@ fn what_was_better(app: &App, id: NodeId) -> String {
 }
 
 fn no_alternative(app: &App, current: NodeId, delta: isize) -> &'static str {
-    let alternatives = app.game.tree().siblings(current).len();
+    let alternatives = app.game().tree().siblings(current).len();
     match (alternatives, delta) {
-        (1, _) if app.game.tree().node(current).children().len() > 1 => {
+        (1, _) if app.game().tree().node(current).children().len() > 1 => {
             "no alternative to this move; j, then ] enters the variations of the next one"
         }
         (1, _) => "no alternative to this move",
@@ -160,8 +160,8 @@ fn no_alternative(app: &App, current: NodeId, delta: isize) -> &'static str {
 /// Sets the comment of the shown move from the prompt.
 pub fn set_comment(app: &mut App, text: &str) {
     checkpoint(app, "comment");
-    app.game.set_comment(text);
-    app.game.mark_changed();
+    app.game_mut().set_comment(text);
+    app.game_mut().mark_changed();
     app.info(if text.is_empty() {
         "comment removed"
     } else {
@@ -217,7 +217,7 @@ impl Component for AnalyseState {
             )),
             None if self.infinite && app.position().outcome(&[]).is_none() => Some((
                 Purpose::Analysis,
-                app.game.current_node(),
+                app.game().current_node(),
                 GoLimits::Infinite,
             )),
             None => None,

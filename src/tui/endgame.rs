@@ -64,8 +64,8 @@ fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
     let label = material
         .as_ref()
         .map_or_else(|| Material::of(&pos, user).to_string(), |m| m.to_string());
-    app.game = Record::new(pos);
-    app.game
+    *app.game_mut() = Record::new(pos);
+    app.game_mut()
         .headers_mut()
         .set("Event", &format!("Endgame practice: {label}"));
     app.mode = Mode::Endgame(EndgameState {
@@ -78,7 +78,7 @@ fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
     app.board_mut().select(None);
     app.set_hint(None);
     app.lines_mut().clear();
-    app.game.mark_saved();
+    app.game_mut().mark_saved();
     app.info(format!(
         "{label}: you play {}; convert against the tablebase defender (t: hint, n: new position)",
         user.fold("White", "Black")
@@ -91,10 +91,10 @@ pub fn grade_move(app: &mut App, node: NodeId, m: Move) {
     let Mode::Endgame(_) = app.mode else {
         return;
     };
-    let Some(parent) = app.game.tree().previous(node) else {
+    let Some(parent) = app.game().tree().previous(node) else {
         return;
     };
-    let pos = app.game.position(parent).clone();
+    let pos = app.game().position(parent).clone();
     let san = pos.san(m);
     let graded = match app.tb_mut().view_now(&pos) {
         Some(Ok(view)) => grade(&view.ranking, m),
@@ -107,7 +107,7 @@ pub fn grade_move(app: &mut App, node: NodeId, m: Move) {
     let Some(g) = graded else {
         return;
     };
-    let ply = app.game.ply(node);
+    let ply = app.game().ply(node);
     if let Mode::Endgame(e) = &mut app.mode {
         e.grades.retain(|&(p, ..)| p < ply);
         e.grades.push((ply, node, g));
@@ -119,9 +119,9 @@ pub fn grade_move(app: &mut App, node: NodeId, m: Move) {
         _ => None,
     };
     if let Some(nag) = nag
-        && app.game.current_node() == node
+        && app.game().current_node() == node
     {
-        app.game.toggle_nag(nag);
+        app.game_mut().toggle_nag(nag);
     }
     app.info(format!("{san}{}: {g}", g.glyph()));
 }
@@ -133,7 +133,7 @@ pub fn settle(app: &mut App) {
         return;
     };
     let user = e.user;
-    if let Some(end) = app.game.end() {
+    if let Some(end) = app.game().end() {
         if e.summary.is_none() {
             let outcome = match end {
                 crate::game::Ending::Rules(o) => Some(o),
@@ -148,7 +148,7 @@ pub fn settle(app: &mut App) {
         }
         return;
     }
-    let last = app.game.last().clone();
+    let last = app.game().last().clone();
     if last.turn() == user {
         return;
     }
@@ -164,7 +164,7 @@ pub fn settle(app: &mut App) {
     let Some(m) = reply.filter(|&m| last.is_legal(m)) else {
         return;
     };
-    app.game.push_main(m);
+    app.game_mut().push_main(m);
 }
 
 /// Takes back the user's last move (and the defender's reply).
@@ -174,9 +174,9 @@ fn takeback(app: &mut App) {
     };
     let user = e.user;
     let mut popped = false;
-    while !app.game.is_empty() {
-        let mover = !app.game.last().turn();
-        if app.game.pop_main().is_none() {
+    while !app.game().is_empty() {
+        let mover = !app.game().last().turn();
+        if app.game_mut().pop_main().is_none() {
             break;
         }
         popped = true;
@@ -187,12 +187,13 @@ fn takeback(app: &mut App) {
     if !popped {
         return app.info("nothing to take back");
     }
-    let len = app.game.len();
+    let len = app.game().len();
     if let Mode::Endgame(e) = &mut app.mode {
         e.grades.retain(|&(p, ..)| p <= len);
         e.summary = None;
     }
-    app.game.goto(app.game.main_end());
+    let end = app.game().main_end();
+    app.game_mut().goto(end);
     app.info("took back your last move");
 }
 
@@ -225,7 +226,7 @@ fn again(app: &mut App) {
     match e.material.clone() {
         Some(m) => start_material(app, m),
         None => {
-            let start = app.game.start().clone();
+            let start = app.game().start().clone();
             start_position(app, start, None);
         }
     }
@@ -250,7 +251,7 @@ impl Component for EndgameState {
     }
 
     fn can_move(&self, app: &App) -> bool {
-        app.game.at_main_end() && app.game.end().is_none() && app.position().turn() == self.user
+        app.game().at_main_end() && app.game().end().is_none() && app.position().turn() == self.user
     }
 
     fn command(app: &mut App, command: Command) -> bool {

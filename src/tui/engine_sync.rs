@@ -34,11 +34,11 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                 (Purpose::Ponder(_), _) => {}
                 (Purpose::Grade(_), Some(score)) => learn::note_score(app, score),
                 (_, Some(score)) => {
-                    app.game.set_eval(node, score);
-                    app.game.set_line(node, info.pv.clone());
+                    app.game_mut().set_eval(node, score);
+                    app.game_mut().set_line(node, info.pv.clone());
                     // The whole-game analysis is work to keep; a glance at one position is not.
                     if purpose == Purpose::GamePass {
-                        app.game.mark_changed();
+                        app.game_mut().mark_changed();
                     }
                 }
             }
@@ -60,19 +60,16 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                     if let (Some(m), Mode::Play(p)) = (best, &mut app.mode) {
                         p.hint_pending = false;
                         app.set_hint(Some(m));
-                        let san = app.game.last().san(m);
+                        let san = app.game().last().san(m);
                         app.info(format!("hint: {san}"));
                     }
                 }
                 Purpose::GamePass => {
+                    let tree = app.game().tree();
+                    let next = tree.is_mainline(node).then(|| tree.next(node)).flatten();
                     if let Mode::Analyse(a) = &mut app.mode {
-                        a.game_pass = app
-                            .game
-                            .tree()
-                            .is_mainline(node)
-                            .then(|| app.game.tree().next(node))
-                            .flatten();
-                        if a.game_pass.is_none() {
+                        a.game_pass = next;
+                        if next.is_none() {
                             game_pass_finished(app);
                         }
                     }
@@ -86,9 +83,9 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
 
 /// The end of the whole-game pass: the summary `annotate` writes goes before the first move.
 fn game_pass_finished(app: &mut App) {
-    let text = super::review::summary_text(&app.game);
-    let (white, black) = super::review::summary(&app.game);
-    app.game.set_summary(&text);
+    let text = super::review::summary_text(app.game());
+    let (white, black) = super::review::summary(app.game());
+    app.game_mut().set_summary(&text);
     super::saving::autosave_analysis(app);
     app.info(format!(
         "game analysed: accuracy White {:.0}%, Black {:.0}% (summary at the top of the moves; :learn)",
@@ -122,20 +119,20 @@ fn wanted_search(app: &App) -> Option<Wanted> {
 fn search_root(app: &App, purpose: Purpose, node: NodeId) -> Option<Position> {
     match purpose {
         Purpose::Ponder(reply) => play::ponder_root(app, node, reply),
-        Purpose::Grade(tried) => app.game.position(node).play(tried).ok(),
-        _ => Some(app.game.position(node).clone()),
+        Purpose::Grade(tried) => app.game().position(node).play(tried).ok(),
+        _ => Some(app.game().position(node).clone()),
     }
 }
 
 /// Whether the ponder search running predicted the player's move that led to `node`: it then
 /// goes on as the opponent's search there.
 fn ponder_hit(app: &App, node: NodeId) -> bool {
-    let tree = app.game.tree();
+    let tree = app.game().tree();
     app.searches().current().is_some_and(|s| {
         matches!(s.purpose, Purpose::Ponder(reply)
             if tree.previous(node) == Some(s.node)
                 && tree.node(node).game_move() == Some(GameMove::Move(reply))
-                && s.root == *app.game.position(node))
+                && s.root == *app.game().position(node))
     })
 }
 
@@ -171,7 +168,7 @@ pub fn sync_engine(app: &mut App) {
         let Some(root) = search_root(app, purpose, node) else {
             return;
         };
-        let (start, mut moves) = app.game.engine_line(node);
+        let (start, mut moves) = app.game().engine_line(node);
         if let Purpose::Ponder(extra) | Purpose::Grade(extra) = purpose {
             moves.push(extra);
         }

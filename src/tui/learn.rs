@@ -24,7 +24,7 @@ pub const GRADE_TIME: Duration = Duration::from_secs(1);
 
 /// The side learning by default: the player of a game against the engine, else White.
 fn default_side(app: &App) -> Color {
-    let headers = app.game.headers();
+    let headers = app.game().headers();
     match (headers.get("White"), headers.get("Black")) {
         (Some(w), Some(b)) if b == "Player" && w != "Player" => Color::Black,
         _ => Color::White,
@@ -33,7 +33,7 @@ fn default_side(app: &App) -> Color {
 
 /// The mistakes and blunders of `side` on the main line that have a better line to show.
 pub fn puzzles(app: &App, side: Color) -> Vec<Puzzle> {
-    let game = &app.game;
+    let game = app.game();
     let tree = game.tree();
     let mut found = Vec::new();
     for id in game.line_through(NodeId::ROOT).into_iter().skip(1) {
@@ -41,9 +41,10 @@ pub fn puzzles(app: &App, side: Color) -> Vec<Puzzle> {
         let Some(GameMove::Move(played)) = tree.node(id).game_move() else {
             continue;
         };
-        if game.position(parent).turn() != side || game.eval(parent).is_none() {
+        let position = game.position(parent);
+        let Some(eval) = game.eval(parent).filter(|_| position.turn() == side) else {
             continue;
-        }
+        };
         let marked = tree.node(id).nags.iter().find_map(|&n| match n {
             Nag::MISTAKE => Some(Judgement::Mistake),
             Nag::BLUNDER => Some(Judgement::Blunder),
@@ -56,6 +57,8 @@ pub fn puzzles(app: &App, side: Color) -> Vec<Puzzle> {
         if let Some(better) = game.better_line(id).filter(|l| !l.is_empty()) {
             found.push(Puzzle {
                 node: parent,
+                position: position.clone(),
+                eval,
                 played,
                 judgement,
                 better,
@@ -68,7 +71,7 @@ pub fn puzzles(app: &App, side: Color) -> Vec<Puzzle> {
 /// `:learn [white|black]`: starts the puzzles of one side's mistakes.
 pub fn start(app: &mut App, side: Option<Color>) {
     if !matches!(app.mode, Mode::Analyse(_) | Mode::Play(_))
-        || matches!(app.mode, Mode::Play(_)) && app.game.end().is_none()
+        || matches!(app.mode, Mode::Play(_)) && app.game().end().is_none()
     {
         return app.error("learning from mistakes starts from a finished or analysed game");
     }
@@ -99,7 +102,7 @@ fn show_puzzle(app: &mut App) {
     };
     let p = l.puzzle();
     let (node, total, index) = (p.node, l.puzzles.len(), l.index);
-    let pos = app.game.position(node).clone();
+    let pos = app.game().position(node).clone();
     let glyph = p.judgement.nag().glyph().unwrap_or_default();
     let text = format!(
         "puzzle {} of {total}: {} played {}{glyph} here; find a better move (t: show, n: next)",
@@ -107,7 +110,7 @@ fn show_puzzle(app: &mut App) {
         pos.turn().fold("White", "Black"),
         pos.san(p.played),
     );
-    app.game.goto(node);
+    app.game_mut().goto(node);
     app.board_mut().select(None);
     app.set_hint(None);
     app.info(text);
@@ -162,7 +165,7 @@ pub fn attempt(app: &mut App, m: Move) {
         return app.info(why);
     }
     let p = l.puzzle().clone();
-    let san = app.game.position(p.node).san(m);
+    let san = p.position.san(m);
     if m == p.played {
         l.misses += 1;
         l.attempt = Attempt::Graded(m, PuzzleGrade::GameMove);
@@ -194,8 +197,8 @@ pub fn graded(app: &mut App) {
     let Attempt::Grading(m) = l.attempt else {
         return;
     };
-    let node = l.puzzle().node;
-    let (Some(before), Some(after)) = (app.game.eval(node), l.grade_score) else {
+    let before = l.puzzle().eval;
+    let Some(after) = l.grade_score else {
         l.attempt = Attempt::Thinking;
         return app.error("the engine gave no score; try the move again");
     };
@@ -207,7 +210,7 @@ pub fn graded(app: &mut App) {
         Some(j) => {
             l.misses += 1;
             l.attempt = Attempt::Graded(m, PuzzleGrade::Still(j));
-            let san = app.game.position(node).san(m);
+            let san = l.puzzle().position.san(m);
             app.info(format!(
                 "{san} is still {} ({}): u tries again, t shows the answer",
                 article(j),
@@ -237,7 +240,7 @@ fn solved(app: &mut App, m: Move, grade: PuzzleGrade) {
         Solved::AfterRetry
     });
     let p = l.puzzle();
-    let pos = app.game.position(p.node);
+    let pos = &p.position;
     let san = pos.san(m);
     let text = match grade {
         PuzzleGrade::Best => format!("{san} is best! n: next puzzle"),
@@ -269,7 +272,7 @@ fn show(app: &mut App) {
         l.attempt = Attempt::Shown;
     }
     let p = l.puzzle().clone();
-    let line = super::view::engine::pv_san(app.game.position(p.node), &p.better, 10);
+    let line = super::view::engine::pv_san(app.game().position(p.node), &p.better, 10);
     app.set_hint(p.better.first().copied());
     app.info(format!("better was {line}; n: next puzzle"));
 }
@@ -351,7 +354,7 @@ impl Component for LearnState {
     }
 
     fn can_move(&self, app: &App) -> bool {
-        self.can_try() && app.game.current_node() == self.puzzle().node
+        self.can_try() && app.game().current_node() == self.puzzle().node
     }
 
     fn command(app: &mut App, c: Command) -> bool {

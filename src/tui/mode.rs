@@ -139,8 +139,11 @@ impl EndgameState {
 
 #[derive(Clone, Debug)]
 pub struct Puzzle {
-    /// The position before the mistake.
+    /// The node before the mistake, its position and the engine's evaluation of it (White's
+    /// view).
     pub node: NodeId,
+    pub position: Position,
+    pub eval: Score,
     /// The mistake, as played in the game.
     pub played: Move,
     pub judgement: Judgement,

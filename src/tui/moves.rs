@@ -21,9 +21,9 @@ pub fn make_move(app: &mut App, m: Move) {
         app.info(why);
         return;
     }
-    let tree = app.game.tree();
+    let tree = app.game().tree();
     let existed = tree
-        .node(app.game.current_node())
+        .node(app.game().current_node())
         .children()
         .iter()
         .any(|&c| tree.node(c).game_move() == Some(GameMove::Move(m)));
@@ -31,14 +31,14 @@ pub fn make_move(app: &mut App, m: Move) {
     if !existed && matches!(app.mode, Mode::Analyse(_)) {
         undo::checkpoint(app, "move");
     }
-    let node = app.game.play(m);
+    let node = app.game_mut().play(m);
     endgame::grade_move(app, node, m);
     if existed {
         // An existing move was followed: nothing changed.
         return;
     }
-    app.game.mark_changed();
-    if !app.game.tree().is_mainline(node) && app.game.variation_start(node) == Some(node) {
+    app.game_mut().mark_changed();
+    if !app.game().tree().is_mainline(node) && app.game().variation_start(node) == Some(node) {
         app.info("new variation");
     }
     let now = app.now();
@@ -46,16 +46,16 @@ pub fn make_move(app: &mut App, m: Move) {
         p.clocks.press(mover, now);
         if p.clocks.is_timed() {
             let left = p.clocks.remaining(mover, now);
-            app.game.set_clock(node, left);
+            app.game_mut().set_clock(node, left);
         }
         app.effect(Effect::Autosave(app.snapshot().to_text()));
     }
 }
 
 pub fn not_your_move(app: &App) -> &'static str {
-    if app.game.end().is_some() && app.game.at_main_end() {
+    if app.game().end().is_some() && app.game().at_main_end() {
         "the game is over (n: new game)"
-    } else if !app.game.at_main_end() {
+    } else if !app.game().at_main_end() {
         "go to the last move to play (end)"
     } else {
         "wait for the engine's move"

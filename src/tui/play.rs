@@ -44,22 +44,22 @@ pub fn configured_color(config: &Config, now: Instant) -> Color {
 /// Checks for a fallen flag.
 pub fn tick(app: &mut App) {
     let now = app.now();
+    if app.game().end().is_some() {
+        return;
+    }
     let Mode::Play(p) = &mut app.mode else {
         return;
     };
-    if app.game.end().is_some() {
-        return;
-    }
     if let Some(loser) = p.clocks.flagged(now) {
         let winner = !loser;
-        let end = if can_mate(app.game.last(), winner) {
+        let end = if can_mate(app.game().last(), winner) {
             Ending::TimeForfeit {
                 winner: Some(winner),
             }
         } else {
             Ending::TimeForfeit { winner: None }
         };
-        app.game.adjudicate(end);
+        app.game_mut().adjudicate(end);
     }
 }
 
@@ -70,7 +70,7 @@ fn can_mate(pos: &crate::chess::Position, color: Color) -> bool {
 
 /// When the game has just ended: stop the clocks and record it once.
 pub fn check_end(app: &mut App) {
-    let Some(end) = app.game.end() else {
+    let Some(end) = app.game().end() else {
         return;
     };
     let now = app.now();
@@ -92,16 +92,17 @@ pub fn book_reply(app: &mut App) {
     let Mode::Play(p) = &app.mode else {
         return;
     };
-    if app.overlay().is_some() || app.game.end().is_some() || app.game.last().turn() == p.human {
+    if app.overlay().is_some() || app.game().end().is_some() || app.game().last().turn() == p.human
+    {
         return;
     }
     let rule = app.config().book_rule(p.level);
-    let (pos, ply) = (app.game.last().clone(), app.game.len());
+    let (pos, ply) = (app.game().last().clone(), app.game().len());
     let Some(m) = app.policy_mut().book_move(&pos, ply, rule) else {
         return;
     };
     let san = pos.san(m);
-    engine_moved(app, app.game.main_end(), Some(m), None);
+    engine_moved(app, app.game().main_end(), Some(m), None);
     app.info(format!("book move {san}"));
 }
 
@@ -111,27 +112,30 @@ pub fn engine_moved(app: &mut App, at: NodeId, best: Option<Move>, ponder: Optio
     let Mode::Play(p) = &app.mode else {
         return;
     };
-    if at != app.game.main_end() || app.game.end().is_some() || app.game.last().turn() == p.human {
+    if at != app.game().main_end()
+        || app.game().end().is_some()
+        || app.game().last().turn() == p.human
+    {
         return;
     }
-    let Some(m) = best.filter(|&m| app.game.last().is_legal(m)) else {
+    let Some(m) = best.filter(|&m| app.game().last().is_legal(m)) else {
         app.error("the engine returned no legal move");
         return;
     };
-    let mover = app.game.last().turn();
+    let mover = app.game().last().turn();
     // If the player is looking back through the game, the view stays there.
-    let node = app.game.push_main(m);
-    let expected = ponder.filter(|&r| app.game.last().is_legal(r));
+    let node = app.game_mut().push_main(m);
+    let expected = ponder.filter(|&r| app.game().last().is_legal(r));
     let now = app.now();
     if let Mode::Play(p) = &mut app.mode {
         p.expected = expected.map(|r| (node, r));
         p.clocks.press(mover, now);
         if p.clocks.is_timed() {
             let left = p.clocks.remaining(mover, now);
-            app.game.set_clock(node, left);
+            app.game_mut().set_clock(node, left);
         }
     }
-    app.game.mark_changed();
+    app.game_mut().mark_changed();
     app.effect(Effect::Autosave(app.snapshot().to_text()));
 }
 
@@ -144,9 +148,9 @@ fn takeback(app: &mut App) {
     }
     // Back to the player's last move: the engine's reply (if made) and the player's move.
     let mut popped = 0;
-    while !app.game.is_empty() {
-        let mover = !app.game.last().turn();
-        if app.game.pop_main().is_none() {
+    while !app.game().is_empty() {
+        let mover = !app.game().last().turn();
+        if app.game_mut().pop_main().is_none() {
             break;
         }
         popped += 1;
@@ -157,10 +161,11 @@ fn takeback(app: &mut App) {
     if popped == 0 {
         return app.info("nothing to take back");
     }
-    app.game.goto(app.game.main_end());
+    let end = app.game().main_end();
+    app.game_mut().goto(end);
     app.board_mut().select(None);
     app.set_hint(None);
-    let (turn, now) = (app.game.last().turn(), app.now());
+    let (turn, now) = (app.game().last().turn(), app.now());
     if let Mode::Play(p) = &mut app.mode {
         p.recorded = false;
         p.hint_pending = false;
@@ -172,8 +177,9 @@ fn takeback(app: &mut App) {
 }
 
 fn hint(app: &mut App) {
+    let (over, turn) = (app.game().end().is_some(), app.game().last().turn());
     match &mut app.mode {
-        Mode::Play(p) if app.game.end().is_none() && app.game.last().turn() == p.human => {
+        Mode::Play(p) if !over && turn == p.human => {
             p.hint_pending = true;
             app.info("thinking about a hint...");
         }
@@ -183,9 +189,9 @@ fn hint(app: &mut App) {
 
 pub fn resign(app: &mut App) {
     match &app.mode {
-        Mode::Play(p) if app.game.end().is_none() => {
+        Mode::Play(p) if app.game().end().is_none() => {
             let winner = !p.human;
-            app.game.adjudicate(Ending::Resignation { winner });
+            app.game_mut().adjudicate(Ending::Resignation { winner });
         }
         _ => app.info("no game in progress"),
     }
@@ -195,19 +201,21 @@ fn offer_draw(app: &mut App) {
     let Mode::Play(p) = &app.mode else {
         return;
     };
-    if app.game.end().is_some() {
+    if app.game().end().is_some() {
         return app.info("the game is over");
     }
     let engine = !p.human;
-    let latest = std::iter::successors(Some(app.game.main_end()), |&n| app.game.tree().previous(n))
-        .find_map(|n| app.game.eval(n));
+    let latest = std::iter::successors(Some(app.game().main_end()), |&n| {
+        app.game().tree().previous(n)
+    })
+    .find_map(|n| app.game().eval(n));
     let accepts = latest.is_some_and(|s| {
         let cp = s.as_cp() * engine.fold(1, -1);
         cp <= -DRAW_ACCEPT_WORSE_CP
-            || (cp.abs() <= DRAW_ACCEPT_LEVEL_CP && app.game.len() >= DRAW_ACCEPT_MIN_PLY)
+            || (cp.abs() <= DRAW_ACCEPT_LEVEL_CP && app.game().len() >= DRAW_ACCEPT_MIN_PLY)
     });
     if accepts {
-        app.game.adjudicate(Ending::Agreement);
+        app.game_mut().adjudicate(Ending::Agreement);
     } else {
         app.info("the engine declines the draw");
     }
@@ -229,7 +237,7 @@ pub fn set_headers(app: &mut App) {
             format!("{}+{}", base.as_secs(), increment.as_secs())
         }
     };
-    let headers = app.game.headers_mut();
+    let headers = app.game_mut().headers_mut();
     headers.set("Event", "Game against kibitzer");
     headers.set("Site", "kibitzer");
     headers.set("Date", &today());
@@ -277,7 +285,9 @@ impl Component for PlayState {
     }
 
     fn can_move(&self, app: &App) -> bool {
-        app.game.at_main_end() && app.game.end().is_none() && app.position().turn() == self.human
+        app.game().at_main_end()
+            && app.game().end().is_none()
+            && app.position().turn() == self.human
     }
 
     fn command(app: &mut App, command: Command) -> bool {
@@ -293,10 +303,10 @@ impl Component for PlayState {
     /// The opponent's move on its turn; on the player's, a hint asked for, else pondering on
     /// the reply it expects.
     fn wanted_search(&self, app: &App) -> Option<Wanted> {
-        let end = app.game.main_end();
-        if app.game.end().is_some() {
+        let end = app.game().main_end();
+        if app.game().end().is_some() {
             None
-        } else if app.game.last().turn() != self.human {
+        } else if app.game().last().turn() != self.human {
             Some((Purpose::Opponent, end, app.opponent_limits()))
         } else if self.hint_pending {
             Some((
@@ -320,7 +330,7 @@ impl Component for PlayState {
 
 /// The position after the expected reply `reply` at `node`, if the game goes on there.
 pub fn ponder_root(app: &App, node: NodeId, reply: Move) -> Option<Position> {
-    let after = app.game.position(node).play(reply).ok()?;
+    let after = app.game().position(node).play(reply).ok()?;
     (after.count_legal_moves() > 0).then_some(after)
 }
 

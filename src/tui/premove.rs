@@ -9,7 +9,9 @@ use super::typed::parse_typed;
 pub fn wanted(app: &App) -> bool {
     match &app.mode {
         Mode::Play(p) => {
-            app.game.end().is_none() && app.game.at_main_end() && app.game.last().turn() != p.human
+            app.game().end().is_none()
+                && app.game().at_main_end()
+                && app.game().last().turn() != p.human
         }
         _ => false,
     }

@@ -31,7 +31,7 @@ pub fn open_prompt(app: &mut App, kind: PromptKind) {
         }
         // A game read from a file is written back into it (only itself replaced there).
         PromptKind::WriteAs => {
-            let origin = app.game.origin().map(|o| o.path.display().to_string());
+            let origin = app.game().origin().map(|o| o.path.display().to_string());
             Prompt::preselected(kind, origin.unwrap_or_default())
         }
         _ => Prompt::new(kind, ""),

@@ -19,7 +19,7 @@ pub fn save_game(app: &mut App, path: Option<PathBuf>) {
 /// question.
 pub fn write_game(app: &mut App, path: PathBuf, append: bool) {
     // A Result tag that contradicts the moves' result is not written without a word.
-    let game = app.game.to_game();
+    let game = app.game().to_game();
     let tag = game.headers.get("Result").unwrap_or("*").to_owned();
     if tag != game.result.as_str() {
         let moves = game.result.as_str().to_owned();
@@ -38,7 +38,7 @@ pub fn write_game(app: &mut App, path: PathBuf, append: bool) {
 pub fn write_checked(app: &mut App, path: PathBuf, append: bool) {
     // Saved to its own file, a game replaces itself there (appending would make a copy).
     let origin = app
-        .game
+        .game()
         .origin()
         .filter(|o| o.path == path || crate::game::same_file(&o.path, &path))
         .cloned();
@@ -74,16 +74,16 @@ pub fn queue_write_then(
     // A game against the engine that is over has nothing to resume; one saved before its end
     // stays resumable, and its autosave will say where it went.
     let playing = matches!(app.mode, Mode::Play(_));
-    let finished = app.game.end().is_some() || !resumable;
+    let finished = app.game().end().is_some() || !resumable;
     app.effect(Effect::SaveGame {
         path,
-        game: Box::new(app.game.to_game()),
+        game: Box::new(app.game().to_game()),
         append,
         clears_autosave: !playing || finished,
         origin: origin.map(Box::new),
         resume: (playing && !finished).then(|| Box::new(app.snapshot())),
     });
-    app.game.mark_saved();
+    app.game_mut().mark_saved();
     if let Mode::Play(p) = &mut app.mode {
         p.recorded = true;
     }

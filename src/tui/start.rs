@@ -121,7 +121,7 @@ fn cycle(i: usize, step: i32, len: usize) -> usize {
 
 /// Starts a game against the engine from `start`.
 pub fn start_play(app: &mut App, start: Position, human: Color, tc: TimeControl, level: u8) {
-    app.game = Record::new(start);
+    *app.game_mut() = Record::new(start);
     // Clocks start with the first move.
     let clocks = Clocks::new(tc);
     app.mode = Mode::Play(PlayState {
@@ -172,13 +172,13 @@ pub fn resume(app: &mut App, saved: &Saved) {
         None => enter_analyse_from(app, start),
     }
     for m in moves {
-        app.game.play(m);
+        app.game_mut().play(m);
     }
     // Saved unfinished into a file: finishing it writes it over that copy.
-    app.game.set_origin(saved.origin());
-    let (turn, now) = (app.game.last().turn(), app.now());
+    app.game_mut().set_origin(saved.origin());
+    let (turn, now, moved) = (app.game().last().turn(), app.now(), !app.game().is_empty());
     if let Mode::Play(p) = &mut app.mode
-        && !app.game.is_empty()
+        && moved
     {
         p.clocks.start(turn, now);
     }
@@ -200,8 +200,8 @@ fn resume_analysis(app: &mut App, saved: &Saved, pgn: &str) {
     record.set_origin(saved.origin());
     let shown = saved.shown_node(record.tree());
     enter_analyse_with(app, record);
-    app.game.goto(shown);
-    app.game.mark_changed();
+    app.game_mut().goto(shown);
+    app.game_mut().mark_changed();
     let from = match saved.origin() {
         Some(o) => format!(" (game {} of {})", o.number, o.path.display()),
         None => String::new(),
@@ -216,7 +216,7 @@ fn reset_view(app: &mut App) {
     app.set_hint(None);
     app.board_mut().clear_typed();
     app.lines_mut().clear();
-    app.game.mark_saved();
+    app.game_mut().mark_saved();
     app.undo_history().clear();
 }
 
@@ -250,7 +250,7 @@ pub fn enter_analyse_from(app: &mut App, start: Position) {
 /// Analyse mode on `game`, from its start.
 pub fn enter_analyse_with(app: &mut App, game: Record) {
     app.stop_clocks();
-    app.game = game;
+    *app.game_mut() = game;
     reset_view(app);
     app.mode = Mode::Analyse(AnalyseState::default());
     set_engine_options(app);

@@ -121,7 +121,7 @@ pub fn uci_line(start: &Position, moves: &[Move]) -> Vec<String> {
 }
 
 fn reply(app: &mut App, id: u64, uci: &str) {
-    let m = app.game.last().parse_uci(uci).unwrap();
+    let m = app.game().last().parse_uci(uci).unwrap();
     update(
         app,
         Action::Engine(
@@ -136,8 +136,8 @@ fn reply(app: &mut App, id: u64, uci: &str) {
 
 /// The main line in SAN.
 pub fn sans(app: &App) -> String {
-    let tree = app.game.tree();
-    app.game
+    let tree = app.game().tree();
+    app.game()
         .mainline()
         .map(|n| tree.san(n).unwrap())
         .collect::<Vec<_>>()
@@ -147,7 +147,7 @@ pub fn sans(app: &App) -> String {
 /// The main-line node after `ply` moves.
 pub fn main_node(app: &App, ply: usize) -> NodeId {
     std::iter::once(NodeId::ROOT)
-        .chain(app.game.mainline())
+        .chain(app.game().mainline())
         .nth(ply)
         .expect("the main line is that long")
 }
@@ -229,7 +229,7 @@ fn book_moves_are_played_without_search() {
     if app.book_moves().is_empty() {
         return;
     }
-    assert_eq!(app.game.len(), 1);
+    assert_eq!(app.game().len(), 1);
 }
 
 #[test]
@@ -343,8 +343,8 @@ fn promotion_asks_for_the_piece() {
     keys(&mut app, "k");
     keys(&mut app, "b8=R<Enter>");
     assert_eq!(sans(&app), "b8=N", "a second promotion is a variation");
-    let shown = app.game.current_node();
-    assert_eq!(app.game.tree().san(shown).as_deref(), Some("b8=R"));
+    let shown = app.game().current_node();
+    assert_eq!(app.game().tree().san(shown).as_deref(), Some("b8=R"));
 }
 
 #[test]
@@ -357,11 +357,11 @@ fn flip_resign_and_game_record() {
     ctrl(&mut app, 'r');
     assert!(matches!(app.overlay(), Some(Overlay::Confirm(_))));
     keys(&mut app, "n");
-    assert_eq!(app.game.end(), None);
+    assert_eq!(app.game().end(), None);
     ctrl(&mut app, 'r');
     keys(&mut app, "y");
     assert_eq!(
-        app.game.end(),
+        app.game().end(),
         Some(Ending::Resignation {
             winner: Color::Black
         })
@@ -391,7 +391,7 @@ fn checkmate_ends_the_game() {
         reply(&mut app, id, engine);
         keys(&mut app, &format!("{human}<Enter>"));
     }
-    assert_eq!(app.game.end().unwrap().result(), GameResult::BlackWins);
+    assert_eq!(app.game().end().unwrap().result(), GameResult::BlackWins);
     assert!(take_go(&mut app).is_none());
     assert!(app.message().unwrap().1.contains("checkmate"));
 }
@@ -410,7 +410,7 @@ fn flag_fall_and_draw_offer() {
     app.set_now(app.now() + Duration::from_secs(7));
     update(&mut app, Action::Tick);
     assert_eq!(
-        app.game.end(),
+        app.game().end(),
         Some(Ending::TimeForfeit {
             winner: Some(Color::White)
         })
@@ -418,12 +418,12 @@ fn flag_fall_and_draw_offer() {
     let mut app = playing(Color::White);
     keys(&mut app, "e4<Enter>");
     ctrl(&mut app, 'd');
-    assert!(app.game.end().is_none());
+    assert!(app.game().end().is_none());
     // Once the engine thinks it is worse, it accepts.
     let node = main_node(&app, 1);
-    app.game.set_eval(node, Score::Cp(300));
+    app.game_mut().set_eval(node, Score::Cp(300));
     ctrl(&mut app, 'd');
-    assert_eq!(app.game.end(), Some(Ending::Agreement));
+    assert_eq!(app.game().end(), Some(Ending::Agreement));
 }
 
 #[test]
@@ -519,10 +519,10 @@ fn analyse_mode_infinite_analysis_follows_navigation() {
         ..PvInfo::default()
     };
     update(&mut app, Action::Engine(id, EngineEvent::Info(info)));
-    assert_eq!(app.game.eval(main_node(&app, 2)), Some(Score::Cp(35)));
+    assert_eq!(app.game().eval(main_node(&app, 2)), Some(Score::Cp(35)));
     assert_eq!(app.lines().for_position(app.position()).len(), 1);
     keys(&mut app, "k");
-    assert_eq!(app.game.current_node(), main_node(&app, 1));
+    assert_eq!(app.game().current_node(), main_node(&app, 1));
     assert!(
         app.effects()
             .iter()
@@ -534,8 +534,8 @@ fn analyse_mode_infinite_analysis_follows_navigation() {
     keys(&mut app, "c5<Enter>");
     assert_eq!(sans(&app), "e4 e5");
     assert_eq!(
-        app.game.variation_start(app.game.current_node()),
-        Some(app.game.current_node())
+        app.game().variation_start(app.game().current_node()),
+        Some(app.game().current_node())
     );
     keys(&mut app, " ");
     assert!(app.searches().current().is_none());
@@ -570,7 +570,7 @@ fn whole_game_analysis_walks_every_ply() {
     }
     assert!(take_go(&mut app).is_none());
     assert_eq!(
-        super::review::judge_move(&app.game, main_node(&app, 2)),
+        super::review::judge_move(app.game(), main_node(&app, 2)),
         Some(super::review::Judgement::Blunder)
     );
 }
@@ -630,8 +630,8 @@ fn new_game_dialog() {
     keys(&mut app, "<Up><Right><Enter>");
     assert!(matches!(app.mode, Mode::Play(_)));
     // Position 518 is the standard start, which needs no Variant tag.
-    let standard = app.game.start().fen() == Position::startpos().fen();
-    assert!(standard || app.game.headers().get("Variant") == Some("Chess960"));
+    let standard = app.game().start().fen() == Position::startpos().fen();
+    assert!(standard || app.game().headers().get("Variant") == Some("Chess960"));
 }
 
 /// The first run's welcome is the new-game dialog; what it starts is written into the config
@@ -715,18 +715,18 @@ fn play_960_starts_a_numbered_chess960_game_and_asks_over_unsaved_work() {
     keys(&mut app, ":play white untimed 960 0<Enter>");
     assert!(matches!(app.mode, Mode::Play(_)));
     assert_eq!(
-        app.game.start().shredder_fen(),
+        app.game().start().shredder_fen(),
         "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
     );
-    assert_eq!(app.game.headers().get("Variant"), Some("Chess960"));
+    assert_eq!(app.game().headers().get("Variant"), Some("Chess960"));
     assert!(app.message().unwrap().1.contains("position 0"));
     // A game in progress: :play asks first.
     keys(&mut app, "e4<Enter>");
     keys(&mut app, ":play 960<Enter>");
     assert!(matches!(app.overlay(), Some(Overlay::Confirm(_))));
     keys(&mut app, "y");
-    assert!(app.game.is_empty());
-    assert_eq!(app.game.headers().get("Variant"), Some("Chess960"));
+    assert!(app.game().is_empty());
+    assert_eq!(app.game().headers().get("Variant"), Some("Chess960"));
     keys(&mut app, ":play 960 960<Enter>");
     assert!(app.message().unwrap().1.contains("0 to 959"));
 }

@@ -24,9 +24,9 @@ fn analysing(moves: &str) -> App {
 }
 
 fn shown_san(app: &App) -> String {
-    app.game
+    app.game()
         .tree()
-        .san(app.game.current_node())
+        .san(app.game().current_node())
         .unwrap_or_default()
 }
 
@@ -76,7 +76,7 @@ fn moves_off_the_main_line_make_variations_to_walk_promote_and_delete() {
     keys(&mut app, "Nc3<Enter>");
     assert_eq!(sans(&app), "e4 e5 Nf3", "the main line stays");
     assert_eq!(shown_san(&app), "Nc3");
-    assert!(!app.game.is_saved());
+    assert!(!app.game().is_saved());
     // Alternatives of the shown move, and back out of the variation.
     keys(&mut app, "[");
     assert_eq!(shown_san(&app), "Nf3");
@@ -89,14 +89,14 @@ fn moves_off_the_main_line_make_variations_to_walk_promote_and_delete() {
     // The same move again enters the existing variation instead of adding one.
     keys(&mut app, "kNc3<Enter>");
     let e5 = main_node(&app, 2);
-    assert_eq!(app.game.tree().node(e5).children().len(), 2);
+    assert_eq!(app.game().tree().node(e5).children().len(), 2);
     keys(&mut app, "p");
     assert_eq!(sans(&app), "e4 e5 Nc3 Nc6");
     keys(&mut app, "[");
     assert_eq!(shown_san(&app), "Nc3");
     keys(&mut app, "]x");
-    assert_eq!(app.game.current_node(), e5, "Nf3 deleted; back before it");
-    assert_eq!(app.game.tree().node(e5).children().len(), 1);
+    assert_eq!(app.game().current_node(), e5, "Nf3 deleted; back before it");
+    assert_eq!(app.game().tree().node(e5).children().len(), 1);
     keys(&mut app, "x");
     assert!(app.message().unwrap().1.contains("main line"));
     // A variation two levels deep made the main line at once.
@@ -116,7 +116,7 @@ fn moves_off_the_main_line_make_variations_to_walk_promote_and_delete() {
 fn every_edit_can_be_undone_and_redone() {
     let mut app = analysing("e4<Enter>e5<Enter>Nf3<Enter>Nc6<Enter>Bb5<Enter>");
     // As a game read from a file: saved, nothing to undo.
-    app.game.mark_saved();
+    app.game_mut().mark_saved();
     app.undo_history().clear();
     let whole = sans(&app);
     // A variation, a mark, a comment, a promotion, a deletion: ten steps back restore the game.
@@ -128,7 +128,7 @@ fn every_edit_can_be_undone_and_redone() {
         keys(&mut app, "u");
     }
     assert_eq!(sans(&app), whole);
-    assert!(app.game.is_saved(), "back to the saved state");
+    assert!(app.game().is_saved(), "back to the saved state");
     keys(&mut app, "u");
     assert!(app.message().unwrap().1.contains("nothing to undo"));
     // Redo walks forward again, and ctrl-z/ctrl-y do the same as u/U.
@@ -136,7 +136,7 @@ fn every_edit_can_be_undone_and_redone() {
     assert_eq!(sans(&app), "e4");
     ctrl(&mut app, 'z');
     assert_eq!(sans(&app), "e4 e5 Nf3 d6");
-    assert_eq!(app.game.comment(), "");
+    assert_eq!(app.game().comment(), "");
     ctrl(&mut app, 'y');
     assert_eq!(sans(&app), "e4");
     // A new edit after an undo drops what could be redone.
@@ -148,7 +148,7 @@ fn every_edit_can_be_undone_and_redone() {
 #[test]
 fn replacing_an_edited_game_asks_first() {
     let mut app = analysing("e4<Enter>e5<Enter>");
-    assert!(!app.game.is_saved());
+    assert!(!app.game().is_saved());
     keys(&mut app, "n");
     assert!(matches!(app.overlay(), Some(Overlay::Confirm(_))));
     keys(&mut app, "<Esc>");
@@ -160,7 +160,7 @@ fn replacing_an_edited_game_asks_first() {
     keys(&mut app, "n");
     assert_eq!(sans(&app), "e4 e5");
     keys(&mut app, ":fen 8/8/8/8/8/k7/8/K7 w - - 0 1<Enter>y");
-    assert!(app.game.is_empty());
+    assert!(app.game().is_empty());
     // Nothing unsaved: no question.
     keys(&mut app, "n");
     assert!(matches!(app.overlay(), Some(Overlay::NewGame(_))));
@@ -172,26 +172,29 @@ fn comments_and_nags_on_the_shown_move() {
     keys(&mut app, ";");
     assert_eq!(app.prompt().current().unwrap().kind, PromptKind::Comment);
     keys(&mut app, "solid<Enter>");
-    assert_eq!(app.game.comment(), "solid");
+    assert_eq!(app.game().comment(), "solid");
     // The prompt starts from the comment, to edit it.
     keys(&mut app, ";");
     assert_eq!(app.prompt().current().unwrap().text(), "solid");
     keys(&mut app, " and sound<Enter>");
-    assert_eq!(app.game.comment(), "solid and sound");
-    let d5 = app.game.current_node();
+    assert_eq!(app.game().comment(), "solid and sound");
+    let d5 = app.game().current_node();
     keys(&mut app, "5");
-    assert_eq!(app.game.tree().node(d5).nags, [Nag::SPECULATIVE]);
+    assert_eq!(app.game().tree().node(d5).nags, [Nag::SPECULATIVE]);
     keys(&mut app, "4");
     assert_eq!(
-        app.game.tree().node(d5).nags,
+        app.game().tree().node(d5).nags,
         [Nag::BLUNDER],
         "one assessment"
     );
     keys(&mut app, "4");
-    assert!(app.game.tree().node(d5).nags.is_empty(), "again clears it");
+    assert!(
+        app.game().tree().node(d5).nags.is_empty(),
+        "again clears it"
+    );
     keys(&mut app, "3;<Esc>");
-    assert_eq!(app.game.comment(), "solid and sound", "esc keeps it");
-    let pgn = app.game.to_game().to_pgn();
+    assert_eq!(app.game().comment(), "solid and sound", "esc keeps it");
+    let pgn = app.game().to_game().to_pgn();
     assert!(pgn.contains("1. d4 d5 $3 {solid and sound} *"), "{pgn}");
     // Play mode does not annotate.
     let mut play = super::tests::playing(crate::chess::Color::White);
@@ -212,14 +215,14 @@ fn save_and_append_round_trip() {
             .iter()
             .any(|e| matches!(e, Effect::SaveGame { append: false, .. }))
     );
-    assert!(app.game.is_saved());
+    assert!(app.game().is_saved());
     run_saves(&mut app);
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("1. e4 c5 (1... e5 $1 {open}) *"), "{text}");
     let back = parse_all(&text);
     assert_eq!(back.len(), 1);
     assert!(back[0].is_ok(), "{:?}", back[0].errors);
-    assert!(back[0].game.tree.same_as(app.game.tree()));
+    assert!(back[0].game.tree.same_as(app.game().tree()));
     // Writing again over a file of games asks first: r replaces it. Appending adds a game.
     keys(&mut app, &format!(":write {}<Enter>", path.display()));
     assert!(matches!(
@@ -243,7 +246,7 @@ fn save_and_append_round_trip() {
     run_saves(&mut app);
     let back = parse_all(&std::fs::read_to_string(&path).unwrap());
     assert_eq!(back.len(), 2);
-    assert!(back.iter().all(|g| g.game.tree.same_as(app.game.tree())));
+    assert!(back.iter().all(|g| g.game.tree.same_as(app.game().tree())));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -365,9 +368,13 @@ fn browse_filters_as_you_type_and_opens_games() {
     load_requested(&mut app);
     assert!(matches!(app.mode, Mode::Analyse(_)));
     assert_eq!(sans(&app), "f3 e5 g4 Qh4#");
-    assert_eq!(app.game.current_node(), NodeId::ROOT, "opened at the start");
     assert_eq!(
-        app.game.end().unwrap().result(),
+        app.game().current_node(),
+        NodeId::ROOT,
+        "opened at the start"
+    );
+    assert_eq!(
+        app.game().end().unwrap().result(),
         crate::game::GameResult::BlackWins
     );
     // Back to the list, and a bad game opens up to its error, which is shown.
@@ -393,7 +400,7 @@ fn a_file_of_one_game_opens_it_and_a_missing_file_is_an_error() {
     load_requested(&mut app);
     assert!(matches!(app.mode, Mode::Analyse(_)));
     assert!(
-        app.game.tree().move_count() > app.game.len(),
+        app.game().tree().move_count() > app.game().len(),
         "variations read"
     );
     let missing = Path::new("/nonexistent/x.pgn");
@@ -414,13 +421,13 @@ fn clicking_the_graph_jumps_to_that_move() {
     let area = ratatui::layout::Rect::new(0, 0, app.size().0, app.size().1);
     let graph = super::view::side_panels(&app, &super::layout::compute(area, true)).graph;
     update(&mut app, Action::MouseDown(graph.x, graph.y + 2));
-    assert_eq!(app.game.current_node(), NodeId::ROOT);
+    assert_eq!(app.game().current_node(), NodeId::ROOT);
     update(&mut app, Action::MouseUp(graph.x, graph.y + 2));
     let middle = graph.x + (graph.width - 1) / 2;
     update(&mut app, Action::MouseDown(middle, graph.bottom() - 1));
-    assert_eq!(app.game.current_node(), main_node(&app, 2));
+    assert_eq!(app.game().current_node(), main_node(&app, 2));
     update(&mut app, Action::MouseDown(graph.right() - 1, graph.y + 1));
-    assert_eq!(app.game.current_node(), main_node(&app, 4));
+    assert_eq!(app.game().current_node(), main_node(&app, 4));
     // In a variation the graph follows its line.
     keys(&mut app, "kkkd5<Enter>");
     update(&mut app, Action::MouseDown(graph.right() - 1, graph.y + 1));
@@ -484,11 +491,11 @@ fn written_games_keep_the_evaluations_and_marks_shown() {
         (6, 900),
     ] {
         let node = main_node(&app, ply);
-        app.game.set_eval(node, crate::game::Score::Cp(cp));
+        app.game_mut().set_eval(node, crate::game::Score::Cp(cp));
     }
     // The user's own mark on Nc6 stays; Nf6?? is marked by the evaluations.
     keys(&mut app, "<Home>jjjj2");
-    let pgn = app.game.to_game().to_pgn();
+    let pgn = app.game().to_game().to_pgn();
     let back = parse_all(&pgn).remove(0).game;
     let tree = &back.tree;
     let nodes: Vec<NodeId> = tree.mainline().collect();
@@ -536,7 +543,7 @@ fn writing_a_game_back_replaces_only_it_in_its_file() {
     open_file(&mut app, &path);
     keys(&mut app, "<Down><Down><Enter>");
     load_requested(&mut app);
-    assert_eq!(app.game.headers().get("Event"), Some("E3"));
+    assert_eq!(app.game().headers().get("Event"), Some("E3"));
     keys(&mut app, "jj1");
     assert!(app.has_unsaved_work());
     keys(&mut app, "w");
@@ -561,7 +568,7 @@ fn writing_a_game_back_replaces_only_it_in_its_file() {
     keys(&mut app, "<F3>");
     keys(&mut app, "<Down><Enter>");
     load_requested(&mut app);
-    assert_eq!(app.game.headers().get("Event"), Some("E4"));
+    assert_eq!(app.game().headers().get("Event"), Some("E4"));
     keys(&mut app, "j2w<Enter>");
     run_saves(&mut app);
     let games = parse_all(&std::fs::read_to_string(&path).unwrap());
@@ -576,7 +583,7 @@ fn writing_a_game_back_replaces_only_it_in_its_file() {
 #[test]
 fn a_whole_game_analysis_is_unsaved_work() {
     let mut app = analysing("e4<Enter>e5<Enter>");
-    app.game.mark_saved();
+    app.game_mut().mark_saved();
     assert!(!app.has_unsaved_work());
     ctrl(&mut app, 'a');
     let id = app.searches().current().expect("the pass searches").id;
@@ -591,7 +598,7 @@ fn a_whole_game_analysis_is_unsaved_work() {
         &mut app,
         Action::Engine(id, crate::engines::service::EngineEvent::Info(info)),
     );
-    assert_eq!(app.game.eval(node), Some(crate::game::Score::Cp(30)));
+    assert_eq!(app.game().eval(node), Some(crate::game::Score::Cp(30)));
     assert!(
         !app.effects()
             .iter()

@@ -12,18 +12,18 @@ pub fn try_edit(
     edit: &'static str,
     change: impl FnOnce(&mut Record) -> bool,
 ) -> bool {
-    let before = app.game.clone();
-    if !change(&mut app.game) {
+    let before = app.game().clone();
+    if !change(app.game_mut()) {
         return false;
     }
     remember(app, before, edit);
-    app.game.mark_changed();
+    app.game_mut().mark_changed();
     true
 }
 
 /// Remembers the game as it is before `edit` changes it.
 pub fn checkpoint(app: &mut App, edit: &'static str) {
-    remember(app, app.game.clone(), edit);
+    remember(app, app.game().clone(), edit);
 }
 
 fn remember(app: &mut App, game: Record, edit: &'static str) {
@@ -60,7 +60,7 @@ fn step(app: &mut App, back: bool) {
 
 /// Shows `game` and returns what was shown, as a snapshot for the other stack.
 fn swap_in(app: &mut App, game: Record, edit: &'static str) -> Snapshot {
-    let old = std::mem::replace(&mut app.game, game);
+    let old = std::mem::replace(app.game_mut(), game);
     app.board_mut().select(None);
     app.set_hint(None);
     // Its next node may not be in the other record.

@@ -119,7 +119,7 @@ pub fn settle(app: &mut App) {
 fn request_tablebases(app: &mut App) {
     let mut wanted = vec![app.position().clone()];
     if let Mode::Endgame(_) = app.mode {
-        wanted.push(app.game.last().clone());
+        wanted.push(app.game().last().clone());
     }
     for pos in app.tb_mut().to_request(wanted) {
         app.effect(Effect::Tablebase(Box::new(pos)));
@@ -134,7 +134,7 @@ fn graph_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
     let area = ratatui::layout::Rect::new(0, 0, app.size().0, app.size().1);
     let graph =
         super::view::side_panels(app, &layout::compute(area, app.config().coordinates)).graph;
-    let line = app.game.line_through(app.game.current_node());
+    let line = app.game().line_through(app.game().current_node());
     let ply = layout::graph_ply_at(graph, line.len() - 1, x, y)?;
     line.get(ply).copied()
 }
@@ -168,10 +168,10 @@ fn command(app: &mut App, c: Command) {
         Command::Takeback | Command::Undo => undo::undo(app),
         Command::Redo => undo::redo(app),
         Command::Hint => app.info("hints are for play mode; space starts the engine here"),
-        Command::NextMove => app.navigate(app.game.tree().next(app.game.current_node())),
-        Command::PrevMove => app.navigate(app.game.tree().previous(app.game.current_node())),
+        Command::NextMove => app.navigate(app.game().tree().next(app.game().current_node())),
+        Command::PrevMove => app.navigate(app.game().tree().previous(app.game().current_node())),
         Command::FirstMove => app.navigate(Some(NodeId::ROOT)),
-        Command::LastMove => app.navigate(Some(app.game.tree().end(app.game.current_node()))),
+        Command::LastMove => app.navigate(Some(app.game().tree().end(app.game().current_node()))),
         Command::ToggleAnalysis => app.info("analysis runs in analyse mode (f2)"),
         Command::NewGame => app.ask_or_do(Pending::NewGame),
         Command::CommandLine => open_prompt(app, PromptKind::Command),
@@ -187,8 +187,11 @@ fn command(app: &mut App, c: Command) {
             app.effect(Effect::Clipboard(fen));
         }
         Command::CopyPgn => {
-            let pgn = app.game.to_game().to_pgn();
-            app.info(format!("copied the game as PGN ({} moves)", app.game.len()));
+            let pgn = app.game().to_game().to_pgn();
+            app.info(format!(
+                "copied the game as PGN ({} moves)",
+                app.game().len()
+            ));
             app.effect(Effect::Clipboard(pgn));
         }
         Command::Open => open_prompt(app, PromptKind::OpenPgn),

@@ -140,7 +140,7 @@ fn enter_plays_a_row_and_the_games_list_opens_a_game_at_the_position() {
     keys(&mut app, "y");
     assert_eq!(sans(&app), "d4 d5 c4");
     assert_eq!(
-        app.game.ply(app.game.current_node()),
+        app.game().ply(app.game().current_node()),
         1,
         "shown at the position"
     );

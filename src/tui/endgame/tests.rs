@@ -111,15 +111,15 @@ fn a_thrown_win_is_graded_and_summed_up() {
     run_probes(&mut app);
     // The defender takes the rook; the game is a draw and the summary says so.
     let sans: Vec<String> = app
-        .game
+        .game()
         .mainline()
-        .filter_map(|n| app.game.tree().san(n))
+        .filter_map(|n| app.game().tree().san(n))
         .collect();
     assert_eq!(sans, ["Ra7+", "Kxa7"]);
     // The grade is a NAG in the record too.
-    let first = app.game.mainline().next().unwrap();
+    let first = app.game().mainline().next().unwrap();
     assert_eq!(
-        app.game.tree().node(first).nags,
+        app.game().tree().node(first).nags,
         [crate::game::Nag::MISTAKE]
     );
     let summary = state(&app).summary.clone().expect("drill over");
@@ -135,7 +135,7 @@ fn a_thrown_win_is_graded_and_summed_up() {
     assert_eq!(app.reference(), Reference::Tablebase);
     // Takeback reopens the drill.
     keys(&mut app, "u");
-    assert!(app.game.is_empty());
+    assert!(app.game().is_empty());
     assert!(state(&app).summary.is_none());
 }
 
@@ -147,7 +147,7 @@ fn best_play_converts_within_the_fifty_move_rule() {
     keys(&mut app, ":endgame 8/8/8/3k4/8/8/8/K6R w - - 0 1<Enter>");
     run_probes(&mut app);
     for _ in 0..100 {
-        if app.game.end().is_some() {
+        if app.game().end().is_some() {
             break;
         }
         let pos = app.position().clone();
@@ -169,7 +169,7 @@ fn best_play_converts_within_the_fifty_move_rule() {
     assert_eq!(summary.best, summary.moves);
     // Every defender move came from the tables, every user move was graded.
     let e = state(&app);
-    assert_eq!(e.grades.len(), app.game.len().div_ceil(2));
+    assert_eq!(e.grades.len(), app.game().len().div_ceil(2));
 }
 
 #[test]

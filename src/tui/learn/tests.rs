@@ -80,7 +80,7 @@ fn the_analysis_ends_with_annotates_summary() {
     let text = message(&app);
     assert!(text.contains("accuracy White"), "{text}");
     // Words as written, whatever the line breaks.
-    let game = app.game.to_game().to_pgn();
+    let game = app.game().to_game().to_pgn();
     let game = game.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
         game.contains("Annotated by kibitzer. White: accuracy"),
@@ -145,7 +145,7 @@ fn a_mistake_becomes_a_puzzle_graded_by_the_engine() {
         text.contains("1 puzzle: 0 solved at once, 1 after a retry"),
         "{text}"
     );
-    assert_eq!(app.game.len(), 7);
+    assert_eq!(app.game().len(), 7);
 }
 
 #[test]
@@ -163,7 +163,7 @@ fn the_better_move_is_best_at_once_and_show_tells_the_line() {
     assert_eq!(app.hint(), Some(app.position().parse_san("g6").unwrap()));
     // Moving through the game would give answers away.
     keys(&mut app, "j");
-    assert_eq!(app.game.ply(app.game.current_node()), 5);
+    assert_eq!(app.game().ply(app.game().current_node()), 5);
 }
 
 #[test]

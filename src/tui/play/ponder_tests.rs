@@ -43,7 +43,7 @@ fn the_go(commands: &[EngineCommand]) -> (u64, Vec<String>, GoLimits, bool) {
 }
 
 fn best(app: &mut App, id: u64, best: &str, ponder: Option<&str>) {
-    let pos = app.game.last().clone();
+    let pos = app.game().last().clone();
     let m = pos.parse_uci(best).ok();
     let ponder = ponder.map(|p| pos.play(m.unwrap()).unwrap().parse_uci(p).unwrap());
     update(

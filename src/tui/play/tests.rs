@@ -37,9 +37,9 @@ fn best_variety_plays_the_top_book_move() {
     let Some(best) = book.best(&Position::startpos()) else {
         return; // an empty built-in book: nothing to check
     };
-    assert_eq!(app.game.len(), 1);
+    assert_eq!(app.game().len(), 1);
     assert_eq!(
-        app.game.last(),
+        app.game().last(),
         &Position::startpos().play(best.mv).unwrap()
     );
     assert!(!searched(&app));
@@ -48,7 +48,7 @@ fn best_variety_plays_the_top_book_move() {
 #[test]
 fn book_depth_zero_makes_the_engine_search() {
     let app = engine_plays_white(|a| a.config_mut().book_depth = 0);
-    assert!(app.game.is_empty());
+    assert!(app.game().is_empty());
     assert!(searched(&app));
 }
 

@@ -40,7 +40,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
     let (cursor, selected) = setup.map_or((app.board().cursor(), app.board().selected()), |s| {
         (s.cursor, None)
     });
-    let game_last = app.game.last_move().map(|(m, _)| m);
+    let game_last = app.game().last_move().map(|(m, _)| m);
     let last = preview
         .as_ref()
         .map_or(game_last, |&(_, _, before)| before.or(game_last));

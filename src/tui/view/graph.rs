@@ -22,7 +22,7 @@ pub fn points(app: &App, line: &[NodeId]) -> Vec<(f64, f64)> {
     line.iter()
         .enumerate()
         .filter_map(|(ply, &n)| {
-            app.game.eval(n).map(|s| {
+            app.game().eval(n).map(|s| {
                 (
                     ply as f64,
                     (f64::from(s.as_cp()) / 100.0).clamp(-CLAMP, CLAMP),
@@ -33,19 +33,19 @@ pub fn points(app: &App, line: &[NodeId]) -> Vec<(f64, f64)> {
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let current = app.game.current_node();
-    let line = app.game.line_through(current);
+    let current = app.game().current_node();
+    let line = app.game().line_through(current);
     let moves = line.len() - 1;
     let title = match &app.mode {
         Mode::Analyse(a) if a.game_pass.is_some() => {
-            let done = a.game_pass.map_or(0, |n| app.game.ply(n));
-            format!(" Evaluation: analysing {done}/{} ", app.game.len())
+            let done = a.game_pass.map_or(0, |n| app.game().ply(n));
+            format!(" Evaluation: analysing {done}/{} ", app.game().len())
         }
-        _ if !app.game.tree().is_mainline(current) => " Evaluation (variation) ".to_owned(),
+        _ if !app.game().tree().is_mainline(current) => " Evaluation (variation) ".to_owned(),
         _ => " Evaluation ".to_owned(),
     };
     let data = points(app, &line);
-    let cursor = app.game.ply(current) as f64;
+    let cursor = app.game().ply(current) as f64;
     let marker_line = [(cursor, -CLAMP), (cursor, CLAMP)];
     let zero = [(0.0, 0.0), (moves.max(1) as f64, 0.0)];
     let mut marks: [Vec<(f64, f64)>; 3] = Default::default();
@@ -55,7 +55,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
         .skip(1)
         .filter(|_| !app.engine_hidden());
     for (ply, &n) in judged {
-        if let Some(j) = judge_move(&app.game, n) {
+        if let Some(j) = judge_move(app.game(), n) {
             let y = data.iter().find(|p| p.0 == ply as f64).map_or(0.0, |p| p.1);
             let k = match j {
                 Judgement::Inaccuracy => 0,

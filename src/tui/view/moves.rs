@@ -148,7 +148,7 @@ impl Styles {
 
 fn layout(app: &App, width: u16) -> Layout {
     let styles = Styles::new(app.colors());
-    let tree = app.game.tree();
+    let tree = app.game().tree();
     let mut out = Layout {
         width: width.max(8) as usize,
         lines: Vec::new(),
@@ -156,7 +156,7 @@ fn layout(app: &App, width: u16) -> Layout {
         used: 0,
         indent: 0,
         glue: false,
-        current: app.game.current_node(),
+        current: app.game().current_node(),
         current_line: 0,
         current_end: 0,
         moves: Vec::new(),
@@ -171,7 +171,7 @@ fn layout(app: &App, width: u16) -> Layout {
     };
     if matches!(app.mode, Mode::Learn(_)) {
         // Solving a puzzle: only the moves that led to it, as what followed tells the answer.
-        let path = tree.path(app.game.current_node());
+        let path = tree.path(app.game().current_node());
         for (i, pair) in path.windows(2).enumerate() {
             let pos = tree.position(pair[0]);
             let black = pos.turn() == Color::Black;
@@ -191,7 +191,7 @@ fn layout(app: &App, width: u16) -> Layout {
     if let Some(&first) = root.children().first() {
         walk_line(tree, NodeId::ROOT, first, force_number, &mut list);
     }
-    let result = app.game.result();
+    let result = app.game().result();
     if result != crate::game::GameResult::Unknown {
         out.word(vec![Span::styled(result.as_str(), styles.main)]);
     }
@@ -245,7 +245,7 @@ impl LineVisitor for MoveList<'_> {
         }
         if !assessed
             && !self.app.engine_hidden()
-            && let Some(j) = judge_move(&self.app.game, node)
+            && let Some(j) = judge_move(self.app.game(), node)
         {
             spans.push(Span::styled(
                 j.nag().glyph().unwrap_or_default(),
@@ -316,7 +316,7 @@ pub fn node_at(app: &App, area: Rect, x: u16, y: u16) -> Option<NodeId> {
 }
 
 pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
-    let title = match app.game.opening() {
+    let title = match app.game().opening() {
         Some(opening) => format!(" Moves · {opening} "),
         None => " Moves ".to_owned(),
     };

@@ -89,7 +89,7 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
             "Quit",
             vec![
                 Line::raw("The game is not saved. Save it as PGN before quitting?"),
-                Line::raw(match (app.game.origin(), app.human()) {
+                Line::raw(match (app.game().origin(), app.human()) {
                     (Some(o), _) => format!(
                         "(written back as game {} of {})",
                         o.number,
@@ -110,7 +110,7 @@ pub fn render(app: &App, overlay: &Overlay, area: Rect, buf: &mut Buffer) {
         ),
         Overlay::Confirm(action) => {
             let (question, answers) =
-                action.question(app.human().is_some(), app.game.origin().is_some());
+                action.question(app.human().is_some(), app.game().origin().is_some());
             (
                 "Confirm",
                 vec![

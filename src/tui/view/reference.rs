@@ -120,7 +120,7 @@ fn trainer(app: &App, area: Rect, buf: &mut Buffer) {
     };
     let grades = e.user_grades();
     let best = grades.iter().filter(|g| g.is_best()).count();
-    let counter = app.game.last().halfmoves();
+    let counter = app.game().last().halfmoves();
     let mut lines = vec![Line::raw(format!(
         "you play {} · {} moves, {} best · fifty-move counter {}/100",
         e.user.fold("White", "Black"),
@@ -130,7 +130,7 @@ fn trainer(app: &App, area: Rect, buf: &mut Buffer) {
     ))];
     let mut graded = Vec::new();
     for &(_, node, g) in &e.grades {
-        if let Some(san) = app.game.tree().san(node) {
+        if let Some(san) = app.game().tree().san(node) {
             graded.push(Span::raw(format!("{san}{} ", g.glyph())));
         }
     }

@@ -20,9 +20,9 @@ pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
         bold.add_modifier(Modifier::REVERSED),
     )];
     let pos = app.position();
-    let state = match (&app.mode, app.game.end()) {
+    let state = match (&app.mode, app.game().end()) {
         (Mode::Setup(s), _) => format!(" {} to move", s.turn().fold("White", "Black")),
-        (_, Some(end)) if app.game.at_main_end() => format!(" {} {end}", end.result()),
+        (_, Some(end)) if app.game().at_main_end() => format!(" {} {end}", end.result()),
         _ => {
             let check = if pos.in_check() { ", check" } else { "" };
             format!(" {} to move{check}", pos.turn().fold("White", "Black"))
@@ -55,7 +55,7 @@ pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
         }
     }
     if let Mode::Analyse(_) = app.mode
-        && let Some(label) = game_label(app.game.headers())
+        && let Some(label) = game_label(app.game().headers())
     {
         spans.push(Span::raw(format!("  {label}")));
     }

@@ -49,7 +49,7 @@ pub(crate) fn sample() -> App {
     );
     for (ply, cp) in [20, 25, 30, 28, 35, 40, 400].into_iter().enumerate() {
         let node = main_node(&app, ply);
-        app.game.set_eval(node, Score::Cp(cp));
+        app.game_mut().set_eval(node, Score::Cp(cp));
     }
     let root = app.position().clone();
     let line = PvInfo {
@@ -222,12 +222,12 @@ fn move_list_shows_variations_nags_and_comments() {
 fn the_shown_moves_long_comment_scrolls_into_view() {
     let mut app = knights_shuffling(15);
     let words = |n: usize| (1..=n).map(|i| format!("w{i}")).collect::<Vec<_>>();
-    app.game.set_comment(&words(24).join(" "));
+    app.game_mut().set_comment(&words(24).join(" "));
     let screen = text(&draw(&app, 80, 24));
     assert!(screen.contains("30. Ng1 Ng8"), "{screen}");
     assert!(screen.contains("w24"), "{screen}");
     // A comment longer than the panel: the move stays, its comment runs off below.
-    app.game.set_comment(&words(400).join(" "));
+    app.game_mut().set_comment(&words(400).join(" "));
     let screen = text(&draw(&app, 80, 24));
     assert!(
         screen.contains("30. Ng1 Ng8") && !screen.contains("w400"),
@@ -271,7 +271,7 @@ fn a_game_against_the_engine_hides_its_judgement_until_the_end() {
     app.config_mut().show_engine_in_play = true;
     assert!(text(&draw(&app, 120, 40)).contains("+4.00 4.Ba4"));
     app.config_mut().show_engine_in_play = false;
-    app.game.adjudicate(crate::game::Ending::Resignation {
+    app.game_mut().adjudicate(crate::game::Ending::Resignation {
         winner: Color::Black,
     });
     let screen = text(&draw(&app, 120, 40));
@@ -287,7 +287,7 @@ fn a_game_against_the_engine_hides_its_judgement_until_the_end() {
 #[test]
 fn analyse_mode_names_the_players_event_and_result() {
     let mut app = sample();
-    let headers = app.game.headers_mut();
+    let headers = app.game_mut().headers_mut();
     headers.set("White", "Carlsen, Magnus");
     headers.set("WhiteElo", "2863");
     headers.set("Black", "Caruana, Fabiano");
@@ -397,7 +397,7 @@ fn stepping_into_the_engines_line_shows_its_positions() {
         screen.contains("board at move 2 of the line: Nf6"),
         "{screen}"
     );
-    assert_eq!(app.game.len(), 6);
+    assert_eq!(app.game().len(), 6);
     // Past the end it stays; escape goes back to the game's position.
     keys(&mut app, ")<Esc>");
     assert_eq!(app.lines().cursor(), 0);
@@ -417,16 +417,16 @@ fn clicking_a_move_in_the_list_shows_it() {
         .find(|&(x, y)| (0..3).map(|i| buf[(x + i, y)].symbol()).collect::<String>() == "Nf3")
         .expect("Nf3 is in the list");
     crate::tui::update::update(&mut app, crate::tui::action::Action::MouseDown(x + 1, y));
-    assert_eq!(app.game.current_node(), main_node(&app, 3));
+    assert_eq!(app.game().current_node(), main_node(&app, 3));
     // The move number before it takes the click too; a blank cell right of the list nothing.
     crate::tui::update::update(&mut app, crate::tui::action::Action::MouseDown(x - 2, y));
-    assert_eq!(app.game.current_node(), main_node(&app, 3));
-    let shown = app.game.current_node();
+    assert_eq!(app.game().current_node(), main_node(&app, 3));
+    let shown = app.game().current_node();
     crate::tui::update::update(
         &mut app,
         crate::tui::action::Action::MouseDown(buf.area.width - 1, y),
     );
-    assert_eq!(app.game.current_node(), shown);
+    assert_eq!(app.game().current_node(), shown);
 }
 
 /// A timed game's clocks stand above the move list: in large digits where the side column is
