@@ -162,7 +162,7 @@ pub struct App {
     config: Config,
     /// Colours on (off when NO_COLOR is set).
     colors: bool,
-    pub mode: Mode,
+    mode: Mode,
     game: Record,
     /// The cursor, the piece picked up, a drag, the move being typed, the board's orientation.
     board: BoardInput,
@@ -267,6 +267,20 @@ impl App {
 
     pub fn resize(&mut self, columns: u16, rows: u16) {
         self.size = (columns, rows);
+    }
+
+    /// What the user is doing, and that mode's state.
+    pub fn mode(&self) -> &Mode {
+        &self.mode
+    }
+
+    pub fn mode_mut(&mut self) -> &mut Mode {
+        &mut self.mode
+    }
+
+    /// Enters another mode.
+    pub fn set_mode(&mut self, mode: Mode) {
+        self.mode = mode;
     }
 
     /// The dialog over the board, if one is open.

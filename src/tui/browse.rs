@@ -24,7 +24,7 @@ pub fn open(app: &mut App, path: PathBuf) {
 pub fn enter(app: &mut App) {
     if app.library().is_some() {
         app.stop_clocks();
-        app.mode = Mode::Browse;
+        app.set_mode(Mode::Browse);
         app.board_mut().select(None);
         app.board_mut().clear_typed();
     } else {
@@ -149,7 +149,8 @@ pub fn event(app: &mut App, event: LibraryEvent) {
         }
         LibraryEvent::Written(origin, false) => {
             // The game on screen now lives there: the next save writes it back in place.
-            if app.game().origin().is_none() && matches!(app.mode, Mode::Play(_) | Mode::Analyse(_))
+            if app.game().origin().is_none()
+                && matches!(app.mode(), Mode::Play(_) | Mode::Analyse(_))
             {
                 app.game_mut().set_origin(Some(*origin.clone()));
             }

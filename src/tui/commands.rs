@@ -309,7 +309,7 @@ fn play_command(app: &mut App, args: &[&str]) {
     }
     // A Chess960 start, else the shown position when analysing a set-up position, else the
     // start.
-    let start = match (&chess960, &app.mode) {
+    let start = match (&chess960, app.mode()) {
         (Some((_, pos)), _) => pos.clone(),
         (None, Mode::Analyse(_)) if app.game().is_empty() => app.game().start().clone(),
         _ => Position::startpos(),

@@ -58,7 +58,7 @@ pub trait Component {
 
 /// Hands a command to the current mode first: whether it took it.
 pub fn mode_command(app: &mut App, command: Command) -> bool {
-    match app.mode {
+    match app.mode() {
         Mode::Play(_) => PlayState::command(app, command),
         Mode::Analyse(_) => AnalyseState::command(app, command),
         Mode::Setup(_) => SetupState::command(app, command),

@@ -41,7 +41,7 @@ pub fn close(app: &mut App) {
 
 /// Whether the panel is on the screen: a database is open and a game is being analysed.
 pub fn shown(app: &App) -> bool {
-    app.explorer().is_open() && matches!(app.mode, Mode::Analyse(_))
+    app.explorer().is_open() && matches!(app.mode(), Mode::Analyse(_))
 }
 
 /// Rows of text the panel wants: its summary and one per move (0 when it is not shown).
@@ -73,7 +73,7 @@ pub fn toggle_focus(app: &mut App) {
     if !app.explorer().is_open() {
         return app.error("no database open: :db FILE.kdb, or [database] path in config.toml");
     }
-    if !matches!(app.mode, Mode::Analyse(_)) {
+    if !matches!(app.mode(), Mode::Analyse(_)) {
         return app.error("the explorer shows in analyse mode (f2)");
     }
     let focus = !app.explorer().focused();

@@ -24,7 +24,7 @@ pub fn command(app: &mut App, command: Command) -> bool {
             | Command::Comment
             | Command::Nag(_)
     );
-    if is_edit && !matches!(app.mode, Mode::Analyse(_)) {
+    if is_edit && !matches!(app.mode(), Mode::Analyse(_)) {
         app.info("the game can be annotated in analyse mode (f2)");
         return true;
     }
@@ -195,7 +195,7 @@ impl Component for AnalyseState {
     }
 
     fn command(app: &mut App, command: Command) -> bool {
-        match (command, &mut app.mode) {
+        match (command, app.mode_mut()) {
             (Command::ToggleAnalysis, Mode::Analyse(a)) => {
                 a.infinite = !a.infinite;
                 a.game_pass = None;

@@ -68,12 +68,12 @@ fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
     app.game_mut()
         .headers_mut()
         .set("Event", &format!("Endgame practice: {label}"));
-    app.mode = Mode::Endgame(EndgameState {
+    app.set_mode(Mode::Endgame(EndgameState {
         user,
         material,
         grades: Vec::new(),
         summary: None,
-    });
+    }));
     app.board_mut().face(user);
     app.board_mut().select(None);
     app.set_hint(None);
@@ -88,7 +88,7 @@ fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
 /// Grades the user's move `m`, just played to `node` (shown): in the trainer panel, the status
 /// line and as a NAG in the move list.
 pub fn grade_move(app: &mut App, node: NodeId, m: Move) {
-    let Mode::Endgame(_) = app.mode else {
+    let Mode::Endgame(_) = app.mode() else {
         return;
     };
     let Some(parent) = app.game().tree().previous(node) else {
@@ -108,7 +108,7 @@ pub fn grade_move(app: &mut App, node: NodeId, m: Move) {
         return;
     };
     let ply = app.game().ply(node);
-    if let Mode::Endgame(e) = &mut app.mode {
+    if let Mode::Endgame(e) = app.mode_mut() {
         e.grades.retain(|&(p, ..)| p < ply);
         e.grades.push((ply, node, g));
     }
@@ -129,7 +129,7 @@ pub fn grade_move(app: &mut App, node: NodeId, m: Move) {
 /// The defender's reply once the tables have answered for its position; the summary once the
 /// game is over.
 pub fn settle(app: &mut App) {
-    let Mode::Endgame(e) = &app.mode else {
+    let Mode::Endgame(e) = app.mode() else {
         return;
     };
     let user = e.user;
@@ -141,7 +141,7 @@ pub fn settle(app: &mut App) {
             };
             let summary = Summary::new(user, &e.user_grades(), outcome);
             let text = format!("drill over: {summary}");
-            if let Mode::Endgame(e) = &mut app.mode {
+            if let Mode::Endgame(e) = app.mode_mut() {
                 e.summary = Some(summary);
             }
             app.info(text);
@@ -169,7 +169,7 @@ pub fn settle(app: &mut App) {
 
 /// Takes back the user's last move (and the defender's reply).
 fn takeback(app: &mut App) {
-    let Mode::Endgame(e) = &app.mode else {
+    let Mode::Endgame(e) = app.mode() else {
         return;
     };
     let user = e.user;
@@ -188,7 +188,7 @@ fn takeback(app: &mut App) {
         return app.info("nothing to take back");
     }
     let len = app.game().len();
-    if let Mode::Endgame(e) = &mut app.mode {
+    if let Mode::Endgame(e) = app.mode_mut() {
         e.grades.retain(|&(p, ..)| p <= len);
         e.summary = None;
     }
@@ -220,7 +220,7 @@ fn hint(app: &mut App) {
 
 /// `n` in endgame mode: a new position of the same material (or the same FEN again).
 fn again(app: &mut App) {
-    let Mode::Endgame(e) = &app.mode else {
+    let Mode::Endgame(e) = app.mode() else {
         return;
     };
     match e.material.clone() {

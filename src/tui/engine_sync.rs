@@ -52,12 +52,12 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                 Purpose::Ponder(_) => {
                     // It ended on its own (the engine holds a ponder move back until told):
                     // not started again on this move.
-                    if let Mode::Play(p) = &mut app.mode {
+                    if let Mode::Play(p) = app.mode_mut() {
                         p.expected = None;
                     }
                 }
                 Purpose::Hint => {
-                    if let (Some(m), Mode::Play(p)) = (best, &mut app.mode) {
+                    if let (Some(m), Mode::Play(p)) = (best, app.mode_mut()) {
                         p.hint_pending = false;
                         app.set_hint(Some(m));
                         let san = app.game().last().san(m);
@@ -67,7 +67,7 @@ pub fn engine_event(app: &mut App, id: SearchId, event: EngineEvent) {
                 Purpose::GamePass => {
                     let tree = app.game().tree();
                     let next = tree.is_mainline(node).then(|| tree.next(node)).flatten();
-                    if let Mode::Analyse(a) = &mut app.mode {
+                    if let Mode::Analyse(a) = app.mode_mut() {
                         a.game_pass = next;
                         if next.is_none() {
                             game_pass_finished(app);
@@ -112,7 +112,7 @@ fn wanted_search(app: &App) -> Option<Wanted> {
     ) {
         return None;
     }
-    app.mode.component().wanted_search(app)
+    app.mode().component().wanted_search(app)
 }
 
 /// The position a search for `purpose` at `node` starts from.

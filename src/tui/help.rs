@@ -16,10 +16,10 @@ pub fn applies(command: Command, mode: &Mode) -> bool {
 pub fn lines(app: &App) -> Vec<String> {
     let mut out = vec![format!(
         "Keys in {} mode",
-        app.mode.component().name().to_lowercase()
+        app.mode().component().name().to_lowercase()
     )];
     for &(command, _, _, help) in &COMMANDS {
-        if !applies(command, &app.mode) {
+        if !applies(command, app.mode()) {
             continue;
         }
         let keys: Vec<String> = app
@@ -33,11 +33,11 @@ pub fn lines(app: &App) -> Vec<String> {
         } else {
             keys.join("/")
         };
-        let help = app.mode.component().command_help(command).unwrap_or(help);
+        let help = app.mode().component().command_help(command).unwrap_or(help);
         out.push(format!("{keys:>12}  {help}"));
     }
     out.extend(
-        app.mode
+        app.mode()
             .component()
             .own_keys()
             .iter()
@@ -60,7 +60,7 @@ pub fn hint(app: &App) -> String {
             .key_for(c)
             .map_or("-".to_owned(), |k| k.to_string())
     };
-    let items = app.mode.component().suggested();
+    let items = app.mode().component().suggested();
     let mut text = String::from(" type a move (e4, Nf3) · left/right moves");
     for &(c, what) in items
         .iter()
@@ -112,8 +112,10 @@ mod tests {
     fn every_command_applies_somewhere_and_help_names_every_colon_command() {
         let app = crate::tui::tests::app();
         let modes = [
-            crate::tui::tests::playing(crate::chess::Color::White).mode,
-            app.mode.clone(),
+            crate::tui::tests::playing(crate::chess::Color::White)
+                .mode()
+                .clone(),
+            app.mode().clone(),
         ];
         for &(command, name, _, _) in &COMMANDS {
             assert!(

@@ -55,8 +55,8 @@ fn piece_letter_starts_move(app: &App, key: Key) -> bool {
     if key.code != KeyCode::Char('n')
         || key.ctrl
         || key.alt
-        || !matches!(app.mode, Mode::Play(_))
-        || !app.mode.component().can_move(app)
+        || !matches!(app.mode(), Mode::Play(_))
+        || !app.mode().component().can_move(app)
     {
         return false;
     }
@@ -99,7 +99,7 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
     if app.prompt().current().is_some() {
         return edit_key(ev).map(Action::Prompt);
     }
-    if let Mode::Setup(_) = app.mode {
+    if let Mode::Setup(_) = app.mode() {
         // Letters place pieces here; only help and the command line keep their keys.
         if let Some(c) = app
             .config()
@@ -111,7 +111,7 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
         }
         return edit_key(ev).map(Action::Setup);
     }
-    if let Mode::Browse = app.mode {
+    if let Mode::Browse = app.mode() {
         // Plain characters filter the list; commands need ctrl, alt or a function key.
         let plain = !key.ctrl && !key.alt && !matches!(key.code, KeyCode::F(_));
         if key.ctrl && key.code == KeyCode::Char('o') {
@@ -123,7 +123,7 @@ fn key_action(app: &App, ev: &KeyEvent) -> Option<Action> {
         return edit_key(ev).map(Action::Browse);
     }
     if app.explorer().focused()
-        && matches!(app.mode, Mode::Analyse(_))
+        && matches!(app.mode(), Mode::Analyse(_))
         && app.board().typed().is_empty()
         && explorer_key(ev)
     {

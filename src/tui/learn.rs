@@ -70,8 +70,8 @@ pub fn puzzles(app: &App, side: Color) -> Vec<Puzzle> {
 
 /// `:learn [white|black]`: starts the puzzles of one side's mistakes.
 pub fn start(app: &mut App, side: Option<Color>) {
-    if !matches!(app.mode, Mode::Analyse(_) | Mode::Play(_))
-        || matches!(app.mode, Mode::Play(_)) && app.game().end().is_none()
+    if !matches!(app.mode(), Mode::Analyse(_) | Mode::Play(_))
+        || matches!(app.mode(), Mode::Play(_)) && app.game().end().is_none()
     {
         return app.error("learning from mistakes starts from a finished or analysed game");
     }
@@ -83,7 +83,7 @@ pub fn start(app: &mut App, side: Option<Color>) {
             "no mistakes or blunders by {name} with a better line to learn from (ctrl-a analyses the game)"
         ));
     }
-    app.mode = Mode::Learn(LearnState {
+    app.set_mode(Mode::Learn(LearnState {
         side,
         puzzles: found,
         index: 0,
@@ -91,13 +91,13 @@ pub fn start(app: &mut App, side: Option<Color>) {
         misses: 0,
         grade_score: None,
         results: Vec::new(),
-    });
+    }));
     app.board_mut().face(side);
     show_puzzle(app);
 }
 
 fn show_puzzle(app: &mut App) {
-    let Mode::Learn(l) = &app.mode else {
+    let Mode::Learn(l) = app.mode() else {
         return;
     };
     let p = l.puzzle();
@@ -120,7 +120,7 @@ fn show_puzzle(app: &mut App) {
 /// leaves; moving through or editing the game would give answers away. Returns whether the
 /// command was taken.
 fn command(app: &mut App, c: Command) -> bool {
-    let Mode::Learn(l) = &mut app.mode else {
+    let Mode::Learn(l) = app.mode_mut() else {
         return false;
     };
     match c {
@@ -154,7 +154,7 @@ fn command(app: &mut App, c: Command) -> bool {
 /// A move the user made on the board at the puzzle.
 pub fn attempt(app: &mut App, m: Move) {
     app.board_mut().select(None);
-    let Mode::Learn(l) = &mut app.mode else {
+    let Mode::Learn(l) = app.mode_mut() else {
         return;
     };
     if !l.can_try() {
@@ -183,7 +183,7 @@ pub fn attempt(app: &mut App, m: Move) {
 
 /// The engine's report on the position after the graded move.
 pub fn note_score(app: &mut App, score: Score) {
-    if let Mode::Learn(l) = &mut app.mode {
+    if let Mode::Learn(l) = app.mode_mut() {
         l.grade_score = Some(score);
     }
 }
@@ -191,7 +191,7 @@ pub fn note_score(app: &mut App, score: Score) {
 /// The grading search ended: compares the score after the tried move with the one before the
 /// mistake, from the mover's side.
 pub fn graded(app: &mut App) {
-    let Mode::Learn(l) = &mut app.mode else {
+    let Mode::Learn(l) = app.mode_mut() else {
         return;
     };
     let Attempt::Grading(m) = l.attempt else {
@@ -230,7 +230,7 @@ fn article(j: Judgement) -> String {
 }
 
 fn solved(app: &mut App, m: Move, grade: PuzzleGrade) {
-    let Mode::Learn(l) = &mut app.mode else {
+    let Mode::Learn(l) = app.mode_mut() else {
         return;
     };
     l.attempt = Attempt::Graded(m, grade);
@@ -255,7 +255,7 @@ fn solved(app: &mut App, m: Move, grade: PuzzleGrade) {
 
 /// Shows the better line and marks its first move; the puzzle counts as not solved.
 fn show(app: &mut App) {
-    let Mode::Learn(l) = &mut app.mode else {
+    let Mode::Learn(l) = app.mode_mut() else {
         return;
     };
     if matches!(l.attempt, Attempt::Grading(_)) {
@@ -279,7 +279,7 @@ fn show(app: &mut App) {
 
 /// The next puzzle (the one left counts as not solved), or the summary after the last.
 fn next(app: &mut App) {
-    let Mode::Learn(l) = &mut app.mode else {
+    let Mode::Learn(l) = app.mode_mut() else {
         return;
     };
     if matches!(
@@ -301,11 +301,11 @@ fn next(app: &mut App) {
 
 /// Back to analysing the game, with the summary.
 fn finish(app: &mut App) {
-    let Mode::Learn(l) = &app.mode else {
+    let Mode::Learn(l) = app.mode() else {
         return;
     };
     let text = format!("done: {}", l.summary());
-    app.mode = Mode::Analyse(Default::default());
+    app.set_mode(Mode::Analyse(Default::default()));
     app.set_hint(None);
     app.info(text);
 }

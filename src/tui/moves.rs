@@ -13,10 +13,10 @@ pub fn make_move(app: &mut App, m: Move) {
     app.set_hint(None);
     app.lines_mut().reset_cursor();
     app.board_mut().clear_typed();
-    if let Mode::Learn(_) = app.mode {
+    if let Mode::Learn(_) = app.mode() {
         return learn::attempt(app, m);
     }
-    if !app.mode.component().can_move(app) {
+    if !app.mode().component().can_move(app) {
         let why = not_your_move(app);
         app.info(why);
         return;
@@ -28,7 +28,7 @@ pub fn make_move(app: &mut App, m: Move) {
         .iter()
         .any(|&c| tree.node(c).game_move() == Some(GameMove::Move(m)));
     let mover = app.position().turn();
-    if !existed && matches!(app.mode, Mode::Analyse(_)) {
+    if !existed && matches!(app.mode(), Mode::Analyse(_)) {
         undo::checkpoint(app, "move");
     }
     let node = app.game_mut().play(m);
@@ -42,7 +42,7 @@ pub fn make_move(app: &mut App, m: Move) {
         app.info("new variation");
     }
     let now = app.now();
-    if let Mode::Play(p) = &mut app.mode {
+    if let Mode::Play(p) = app.mode_mut() {
         p.clocks.press(mover, now);
         if p.clocks.is_timed() {
             let left = p.clocks.remaining(mover, now);

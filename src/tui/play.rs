@@ -47,7 +47,7 @@ pub fn tick(app: &mut App) {
     if app.game().end().is_some() {
         return;
     }
-    let Mode::Play(p) = &mut app.mode else {
+    let Mode::Play(p) = app.mode_mut() else {
         return;
     };
     if let Some(loser) = p.clocks.flagged(now) {
@@ -74,7 +74,7 @@ pub fn check_end(app: &mut App) {
         return;
     };
     let now = app.now();
-    let Mode::Play(p) = &mut app.mode else {
+    let Mode::Play(p) = app.mode_mut() else {
         return;
     };
     if p.recorded {
@@ -89,7 +89,7 @@ pub fn check_end(app: &mut App) {
 
 /// The opponent plays from the opening book while it has a move, without searching.
 pub fn book_reply(app: &mut App) {
-    let Mode::Play(p) = &app.mode else {
+    let Mode::Play(p) = app.mode() else {
         return;
     };
     if app.overlay().is_some() || app.game().end().is_some() || app.game().last().turn() == p.human
@@ -109,7 +109,7 @@ pub fn book_reply(app: &mut App) {
 /// The engine's move `best` from the main line's end `at` (ignored if the game moved on), and
 /// the reply it expects.
 pub fn engine_moved(app: &mut App, at: NodeId, best: Option<Move>, ponder: Option<Move>) {
-    let Mode::Play(p) = &app.mode else {
+    let Mode::Play(p) = app.mode() else {
         return;
     };
     if at != app.game().main_end()
@@ -127,7 +127,7 @@ pub fn engine_moved(app: &mut App, at: NodeId, best: Option<Move>, ponder: Optio
     let node = app.game_mut().push_main(m);
     let expected = ponder.filter(|&r| app.game().last().is_legal(r));
     let now = app.now();
-    if let Mode::Play(p) = &mut app.mode {
+    if let Mode::Play(p) = app.mode_mut() {
         p.expected = expected.map(|r| (node, r));
         p.clocks.press(mover, now);
         if p.clocks.is_timed() {
@@ -143,7 +143,7 @@ fn takeback(app: &mut App) {
     let Some(human) = app.human() else {
         return;
     };
-    if let Mode::Play(p) = &mut app.mode {
+    if let Mode::Play(p) = app.mode_mut() {
         p.premove = None;
     }
     // Back to the player's last move: the engine's reply (if made) and the player's move.
@@ -166,7 +166,7 @@ fn takeback(app: &mut App) {
     app.board_mut().select(None);
     app.set_hint(None);
     let (turn, now) = (app.game().last().turn(), app.now());
-    if let Mode::Play(p) = &mut app.mode {
+    if let Mode::Play(p) = app.mode_mut() {
         p.recorded = false;
         p.hint_pending = false;
         p.expected = None;
@@ -178,7 +178,7 @@ fn takeback(app: &mut App) {
 
 fn hint(app: &mut App) {
     let (over, turn) = (app.game().end().is_some(), app.game().last().turn());
-    match &mut app.mode {
+    match app.mode_mut() {
         Mode::Play(p) if !over && turn == p.human => {
             p.hint_pending = true;
             app.info("thinking about a hint...");
@@ -188,7 +188,7 @@ fn hint(app: &mut App) {
 }
 
 pub fn resign(app: &mut App) {
-    match &app.mode {
+    match app.mode() {
         Mode::Play(p) if app.game().end().is_none() => {
             let winner = !p.human;
             app.game_mut().adjudicate(Ending::Resignation { winner });
@@ -198,7 +198,7 @@ pub fn resign(app: &mut App) {
 }
 
 fn offer_draw(app: &mut App) {
-    let Mode::Play(p) = &app.mode else {
+    let Mode::Play(p) = app.mode() else {
         return;
     };
     if app.game().end().is_some() {
@@ -223,7 +223,7 @@ fn offer_draw(app: &mut App) {
 
 /// Names the players and the event of a new game against the engine in its headers.
 pub fn set_headers(app: &mut App) {
-    let Mode::Play(p) = &app.mode else {
+    let Mode::Play(p) = app.mode() else {
         return;
     };
     let engine = format!("kibitzer level {}", p.level);

@@ -7,7 +7,7 @@ use super::typed::parse_typed;
 
 /// Whether a move typed now is a premove: a game is on and the engine is to move.
 pub fn wanted(app: &App) -> bool {
-    match &app.mode {
+    match app.mode() {
         Mode::Play(p) => {
             app.game().end().is_none()
                 && app.game().at_main_end()
@@ -23,7 +23,7 @@ pub fn set(app: &mut App) {
     if text.is_empty() {
         return;
     }
-    if let Mode::Play(p) = &mut app.mode {
+    if let Mode::Play(p) = app.mode_mut() {
         p.premove = Some(text.clone());
         app.info(format!(
             "premove {text}: played once the engine has moved (esc cancels)"
@@ -33,7 +33,7 @@ pub fn set(app: &mut App) {
 
 /// Forgets the premove, saying so.
 pub fn cancel(app: &mut App) {
-    if let Mode::Play(p) = &mut app.mode
+    if let Mode::Play(p) = app.mode_mut()
         && let Some(text) = p.premove.take()
     {
         app.info(format!("premove {text} cancelled"));
@@ -42,10 +42,10 @@ pub fn cancel(app: &mut App) {
 
 /// Plays the premove once it is the player's turn, if it is legal then; true if played.
 pub fn play(app: &mut App) -> bool {
-    if !app.mode.component().can_move(app) {
+    if !app.mode().component().can_move(app) {
         return false;
     }
-    let Mode::Play(p) = &mut app.mode else {
+    let Mode::Play(p) = app.mode_mut() else {
         return false;
     };
     let Some(text) = p.premove.take() else {

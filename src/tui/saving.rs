@@ -73,7 +73,7 @@ pub fn queue_write_then(
 ) {
     // A game against the engine that is over has nothing to resume; one saved before its end
     // stays resumable, and its autosave will say where it went.
-    let playing = matches!(app.mode, Mode::Play(_));
+    let playing = matches!(app.mode(), Mode::Play(_));
     let finished = app.game().end().is_some() || !resumable;
     app.effect(Effect::SaveGame {
         path,
@@ -84,7 +84,7 @@ pub fn queue_write_then(
         resume: (playing && !finished).then(|| Box::new(app.snapshot())),
     });
     app.game_mut().mark_saved();
-    if let Mode::Play(p) = &mut app.mode {
+    if let Mode::Play(p) = app.mode_mut() {
         p.recorded = true;
     }
 }
@@ -104,7 +104,7 @@ fn games_in(path: &Path) -> u64 {
 
 /// An analysis with unsaved work is in the autosave file as it changes; once saved, it goes.
 pub fn autosave_analysis(app: &mut App) {
-    if !matches!(app.mode, Mode::Analyse(_)) {
+    if !matches!(app.mode(), Mode::Analyse(_)) {
         return;
     }
     if app.has_unsaved_work() {

@@ -12,7 +12,7 @@ use super::prompt::open_prompt;
 use super::start::enter_analyse;
 
 pub fn enter(app: &mut App) {
-    app.mode = Mode::Setup(SetupState::from_position(app.position()));
+    app.set_mode(Mode::Setup(SetupState::from_position(app.position())));
     app.board_mut().select(None);
 }
 
@@ -63,7 +63,7 @@ impl SetupState {
 
 pub fn key(app: &mut App, key: EditKey) {
     let flipped = app.board().flipped();
-    let Mode::Setup(s) = &mut app.mode else {
+    let Mode::Setup(s) = app.mode_mut() else {
         return;
     };
     match s.key(key, flipped) {

@@ -124,7 +124,7 @@ pub fn start_play(app: &mut App, start: Position, human: Color, tc: TimeControl,
     *app.game_mut() = Record::new(start);
     // Clocks start with the first move.
     let clocks = Clocks::new(tc);
-    app.mode = Mode::Play(PlayState {
+    app.set_mode(Mode::Play(PlayState {
         human,
         level,
         clocks,
@@ -132,7 +132,7 @@ pub fn start_play(app: &mut App, start: Position, human: Color, tc: TimeControl,
         hint_pending: false,
         expected: None,
         premove: None,
-    });
+    }));
     play::set_headers(app);
     app.board_mut().face(human);
     reset_view(app);
@@ -164,7 +164,7 @@ pub fn resume(app: &mut App, saved: &Saved) {
                 saved.time_control(),
                 saved.level.unwrap_or(20),
             );
-            if let (Mode::Play(p), Some((w, b))) = (&mut app.mode, saved.remaining()) {
+            if let (Mode::Play(p), Some((w, b))) = (app.mode_mut(), saved.remaining()) {
                 p.clocks
                     .set_remaining(crate::chess::ByColor { white: w, black: b });
             }
@@ -177,7 +177,7 @@ pub fn resume(app: &mut App, saved: &Saved) {
     // Saved unfinished into a file: finishing it writes it over that copy.
     app.game_mut().set_origin(saved.origin());
     let (turn, now, moved) = (app.game().last().turn(), app.now(), !app.game().is_empty());
-    if let Mode::Play(p) = &mut app.mode
+    if let Mode::Play(p) = app.mode_mut()
         && moved
     {
         p.clocks.start(turn, now);
@@ -221,7 +221,7 @@ fn reset_view(app: &mut App) {
 }
 
 pub fn set_engine_options(app: &mut App) {
-    let (multipv, level) = match &app.mode {
+    let (multipv, level) = match app.mode() {
         Mode::Play(p) => (1, p.level),
         _ => (app.config().multipv, 20),
     };
@@ -236,8 +236,8 @@ pub fn set_engine_options(app: &mut App) {
 /// Analyse mode on the current game (keeping it).
 pub fn enter_analyse(app: &mut App) {
     app.stop_clocks();
-    if !matches!(app.mode, Mode::Analyse(_)) {
-        app.mode = Mode::Analyse(AnalyseState::default());
+    if !matches!(app.mode(), Mode::Analyse(_)) {
+        app.set_mode(Mode::Analyse(AnalyseState::default()));
         set_engine_options(app);
     }
 }
@@ -252,6 +252,6 @@ pub fn enter_analyse_with(app: &mut App, game: Record) {
     app.stop_clocks();
     *app.game_mut() = game;
     reset_view(app);
-    app.mode = Mode::Analyse(AnalyseState::default());
+    app.set_mode(Mode::Analyse(AnalyseState::default()));
     set_engine_options(app);
 }

@@ -173,7 +173,7 @@ fn play_typed_move_engine_reply_and_takeback() {
     assert_eq!(sans(&app), "e4");
     reply(&mut app, id, "c7c5");
     assert_eq!(sans(&app), "e4 c5");
-    let Mode::Play(p) = &app.mode else { panic!() };
+    let Mode::Play(p) = app.mode() else { panic!() };
     assert_eq!(p.clocks.running(), Some(Color::White));
     keys(&mut app, "u");
     assert_eq!(sans(&app), "");
@@ -219,7 +219,7 @@ fn engine_moves_first_when_the_player_is_black() {
     assert!(moves.is_empty());
     reply(&mut app, id, "g1f3");
     assert_eq!(sans(&app), "Nf3");
-    assert!(app.mode.component().can_move(&app));
+    assert!(app.mode().component().can_move(&app));
 }
 
 #[test]
@@ -366,7 +366,7 @@ fn flip_resign_and_game_record() {
             winner: Color::Black
         })
     );
-    let Mode::Play(p) = &app.mode else { panic!() };
+    let Mode::Play(p) = app.mode() else { panic!() };
     assert!(p.recorded);
     let written = app.effects().iter().find_map(|e| match e {
         Effect::SaveGame { game, append, .. } => Some((game.to_pgn(), *append)),
@@ -507,7 +507,7 @@ fn analyse_mode_infinite_analysis_follows_navigation() {
         "a game in progress asks"
     );
     keys(&mut app, "y ");
-    assert!(matches!(app.mode, Mode::Analyse(_)));
+    assert!(matches!(app.mode(), Mode::Analyse(_)));
     assert!(app.has_unsaved_work(), "the stopped game is unsaved work");
     let (id, moves, limits) = take_go(&mut app).unwrap();
     assert_eq!((moves.len(), limits), (2, GoLimits::Infinite));
@@ -579,9 +579,9 @@ fn whole_game_analysis_walks_every_ply() {
 fn setup_mode_edits_validates_and_hands_over() {
     let mut app = app();
     ctrl(&mut app, 'e');
-    assert!(matches!(app.mode, Mode::Setup(_)));
+    assert!(matches!(app.mode(), Mode::Setup(_)));
     keys(&mut app, "c<Enter>");
-    let Mode::Setup(s) = &app.mode else { panic!() };
+    let Mode::Setup(s) = app.mode() else { panic!() };
     assert!(s.error.as_ref().unwrap().contains("no king"));
     // Cursor starts on e1.
     keys(
@@ -589,7 +589,11 @@ fn setup_mode_edits_validates_and_hands_over() {
         "K<Up><Up><Up><Up><Up><Up><Up>k<Left><Left><Left><Left>r<Tab>",
     );
     keys(&mut app, "<Enter>");
-    assert!(matches!(app.mode, Mode::Analyse(_)), "{:?}", app.message());
+    assert!(
+        matches!(app.mode(), Mode::Analyse(_)),
+        "{:?}",
+        app.message()
+    );
     assert_eq!(app.position().fen(), "r3k3/8/8/8/8/8/8/4K3 b - - 0 1");
 }
 
@@ -605,7 +609,7 @@ fn fen_prompt_keeps_bad_input_for_correction() {
     keys(&mut app, ":bogus<Enter>");
     assert!(app.message().unwrap().1.contains("unknown command"));
     keys(&mut app, ":play black 3+2 level 4<Enter>");
-    let Mode::Play(p) = &app.mode else { panic!() };
+    let Mode::Play(p) = app.mode() else { panic!() };
     assert_eq!((p.human, p.level), (Color::Black, 4));
     assert_eq!(app.position().fen(), "4k3/8/8/8/8/8/8/4K2R w K - 0 1");
 }
@@ -619,7 +623,7 @@ fn new_game_dialog() {
     keys(&mut app, "<Enter>");
     assert!(matches!(app.overlay(), Some(Overlay::NewGame(_))));
     keys(&mut app, "<Right><Down><Right><Down><Left><Left><Enter>");
-    let Mode::Play(p) = &app.mode else { panic!() };
+    let Mode::Play(p) = app.mode() else { panic!() };
     assert_eq!((p.human, p.level), (Color::Black, 18));
     assert_eq!(p.clocks.control().to_string(), "10+5");
     // The last field starts a random Chess960 game.
@@ -628,7 +632,7 @@ fn new_game_dialog() {
         keys(&mut app, "y");
     }
     keys(&mut app, "<Up><Right><Enter>");
-    assert!(matches!(app.mode, Mode::Play(_)));
+    assert!(matches!(app.mode(), Mode::Play(_)));
     // Position 518 is the standard start, which needs no Variant tag.
     let standard = app.game().start().fen() == Position::startpos().fen();
     assert!(standard || app.game().headers().get("Variant") == Some("Chess960"));
@@ -647,7 +651,7 @@ fn the_welcome_keeps_the_choices_in_the_config_file() {
     assert!(matches!(app.overlay(), Some(Overlay::NewGame(d)) if d.welcome));
     // Black, 10+5, level 19.
     keys(&mut app, "<Right><Down><Right><Down><Left><Enter>");
-    let Mode::Play(p) = &app.mode else { panic!() };
+    let Mode::Play(p) = app.mode() else { panic!() };
     assert_eq!((p.human, p.level), (Color::Black, 19));
     let (again, errors) = super::config::load(Some(&path));
     assert!(errors.is_empty() && !again.first_run, "{errors:?}");
@@ -713,7 +717,7 @@ fn play_960_starts_a_numbered_chess960_game_and_asks_over_unsaved_work() {
     let mut app = app();
     app.policy_mut().set_book(None);
     keys(&mut app, ":play white untimed 960 0<Enter>");
-    assert!(matches!(app.mode, Mode::Play(_)));
+    assert!(matches!(app.mode(), Mode::Play(_)));
     assert_eq!(
         app.game().start().shredder_fen(),
         "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"

@@ -350,7 +350,7 @@ fn browse_filters_as_you_type_and_opens_games() {
     .unwrap();
     let mut app = analysing("");
     open_file(&mut app, &path);
-    assert!(matches!(app.mode, Mode::Browse));
+    assert!(matches!(app.mode(), Mode::Browse));
     let lib = app.library().unwrap();
     assert_eq!(lib.matches.len(), 3);
     assert_eq!(lib.errors.len(), 1, "the illegal Qxh7 is found");
@@ -366,7 +366,7 @@ fn browse_filters_as_you_type_and_opens_games() {
     assert_eq!(app.library().unwrap().matches, [0], "ECO too");
     keys(&mut app, "<Esc><End><Enter>");
     load_requested(&mut app);
-    assert!(matches!(app.mode, Mode::Analyse(_)));
+    assert!(matches!(app.mode(), Mode::Analyse(_)));
     assert_eq!(sans(&app), "f3 e5 g4 Qh4#");
     assert_eq!(
         app.game().current_node(),
@@ -379,7 +379,7 @@ fn browse_filters_as_you_type_and_opens_games() {
     );
     // Back to the list, and a bad game opens up to its error, which is shown.
     keys(&mut app, "<F3>");
-    assert!(matches!(app.mode, Mode::Browse));
+    assert!(matches!(app.mode(), Mode::Browse));
     keys(&mut app, "<Up><Enter>");
     load_requested(&mut app);
     assert_eq!(sans(&app), "d4 Nf6");
@@ -398,7 +398,7 @@ fn a_file_of_one_game_opens_it_and_a_missing_file_is_an_error() {
     };
     open_file(&mut app, &path);
     load_requested(&mut app);
-    assert!(matches!(app.mode, Mode::Analyse(_)));
+    assert!(matches!(app.mode(), Mode::Analyse(_)));
     assert!(
         app.game().tree().move_count() > app.game().len(),
         "variations read"
@@ -412,7 +412,10 @@ fn a_file_of_one_game_opens_it_and_a_missing_file_is_an_error() {
         Action::Library(LibraryEvent::Indexed(missing.to_owned(), index)),
     );
     assert!(app.message().unwrap().1.contains("could not read"));
-    assert!(matches!(app.mode, Mode::Analyse(_)), "the game stays open");
+    assert!(
+        matches!(app.mode(), Mode::Analyse(_)),
+        "the game stays open"
+    );
 }
 
 #[test]

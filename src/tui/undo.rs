@@ -46,7 +46,7 @@ fn step(app: &mut App, back: bool) {
     } else {
         ("redo", "redone")
     };
-    if !matches!(app.mode, Mode::Analyse(_)) {
+    if !matches!(app.mode(), Mode::Analyse(_)) {
         return app.info(format!("{verb} works on the edits of analyse mode (f2)"));
     }
     let Some(state) = app.undo_history().take(back) else {
@@ -64,7 +64,7 @@ fn swap_in(app: &mut App, game: Record, edit: &'static str) -> Snapshot {
     app.board_mut().select(None);
     app.set_hint(None);
     // Its next node may not be in the other record.
-    if let Mode::Analyse(a) = &mut app.mode {
+    if let Mode::Analyse(a) = app.mode_mut() {
         a.game_pass = None;
     }
     Snapshot { game: old, edit }

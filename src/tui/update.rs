@@ -118,7 +118,7 @@ pub fn settle(app: &mut App) {
 /// trainer the position the defender must answer.
 fn request_tablebases(app: &mut App) {
     let mut wanted = vec![app.position().clone()];
-    if let Mode::Endgame(_) = app.mode {
+    if let Mode::Endgame(_) = app.mode() {
         wanted.push(app.game().last().clone());
     }
     for pos in app.tb_mut().to_request(wanted) {
@@ -128,7 +128,7 @@ fn request_tablebases(app: &mut App) {
 
 /// The node of the evaluation graph's line under a click, when the graph is shown.
 fn graph_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
-    if matches!(app.mode, Mode::Setup(_) | Mode::Browse) {
+    if matches!(app.mode(), Mode::Setup(_) | Mode::Browse) {
         return None;
     }
     let area = ratatui::layout::Rect::new(0, 0, app.size().0, app.size().1);
@@ -142,7 +142,7 @@ fn graph_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
 /// The move of the move list under a click (not while solving a puzzle: the list is the way
 /// there, not a way on).
 fn list_node_at(app: &App, x: u16, y: u16) -> Option<NodeId> {
-    if matches!(app.mode, Mode::Setup(_) | Mode::Browse | Mode::Learn(_)) {
+    if matches!(app.mode(), Mode::Setup(_) | Mode::Browse | Mode::Learn(_)) {
         return None;
     }
     let area = ratatui::layout::Rect::new(0, 0, app.size().0, app.size().1);
@@ -240,7 +240,7 @@ fn step_pv(app: &mut App, forward: bool) {
 
 /// Selects the piece on `sq`, or moves the selected piece there.
 fn pick_square(app: &mut App, sq: Square) {
-    if let Mode::Setup(_) = app.mode {
+    if let Mode::Setup(_) = app.mode() {
         return;
     }
     if let Some(from) = app.board().selected() {
@@ -265,7 +265,7 @@ fn pick_square(app: &mut App, sq: Square) {
     let own = pos.piece_at(sq).is_some_and(|p| p.color == pos.turn());
     if !own || app.board().selected() == Some(sq) {
         app.board_mut().select(None);
-    } else if !app.mode.component().can_move(app) {
+    } else if !app.mode().component().can_move(app) {
         app.info(not_your_move(app));
     } else {
         app.board_mut().select(Some(sq));
@@ -326,7 +326,7 @@ fn overlay_key(app: &mut App, key: EditKey) {
 
 fn start_game_pass(app: &mut App) {
     start::enter_analyse(app);
-    if let Mode::Analyse(a) = &mut app.mode {
+    if let Mode::Analyse(a) = app.mode_mut() {
         a.infinite = false;
         a.game_pass = Some(NodeId::ROOT);
     }

@@ -49,7 +49,7 @@ fn run_probes(app: &mut App) {
 }
 
 fn state(app: &App) -> &EndgameState {
-    match &app.mode {
+    match app.mode() {
         Mode::Endgame(e) => e,
         other => panic!("not in endgame mode: {other:?}"),
     }
@@ -94,7 +94,7 @@ fn material_command_starts_a_won_drill() {
     // Bad input is an error in the status line, and the drill goes on.
     keys(&mut app, ":endgame KZvK<Enter>");
     assert!(app.message().unwrap().1.contains("neither a material"));
-    assert!(matches!(app.mode, Mode::Endgame(_)));
+    assert!(matches!(app.mode(), Mode::Endgame(_)));
 }
 
 #[test]

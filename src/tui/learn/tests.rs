@@ -68,7 +68,7 @@ pub(crate) fn analysed() -> App {
 }
 
 fn state(app: &App) -> &super::LearnState {
-    match &app.mode {
+    match app.mode() {
         Mode::Learn(l) => l,
         other => panic!("not learning: {other:?}"),
     }
@@ -139,7 +139,7 @@ fn a_mistake_becomes_a_puzzle_graded_by_the_engine() {
     assert_eq!(state(&app).results, [Solved::AfterRetry]);
     // The game was not touched, and the end sums up.
     keys(&mut app, "n");
-    assert!(matches!(app.mode, Mode::Analyse(_)));
+    assert!(matches!(app.mode(), Mode::Analyse(_)));
     let text = message(&app);
     assert!(
         text.contains("1 puzzle: 0 solved at once, 1 after a retry"),
@@ -170,7 +170,7 @@ fn the_better_move_is_best_at_once_and_show_tells_the_line() {
 fn white_made_no_mistake_to_learn_from() {
     let mut app = analysed();
     keys(&mut app, ":learn white<Enter>");
-    assert!(matches!(app.mode, Mode::Analyse(_)));
+    assert!(matches!(app.mode(), Mode::Analyse(_)));
     keys(&mut app, ":learn purple<Enter>");
     let text = message(&app);
     assert!(text.contains("white or black"), "{text}");

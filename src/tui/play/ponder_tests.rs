@@ -77,11 +77,11 @@ fn after_its_move_the_engine_ponders_on_the_expected_reply() {
         Some(Purpose::Ponder(_))
     ));
     // Only the player's clock runs while the engine ponders.
-    let Mode::Play(p) = &app.mode else { panic!() };
+    let Mode::Play(p) = app.mode() else { panic!() };
     let black = p.clocks.remaining(Color::Black, app.now());
     app.set_now(app.now() + Duration::from_secs(5));
     update(&mut app, Action::Tick);
-    let Mode::Play(p) = &app.mode else { panic!() };
+    let Mode::Play(p) = app.mode() else { panic!() };
     assert_eq!(p.clocks.running(), Some(Color::White));
     assert_eq!(p.clocks.remaining(Color::Black, app.now()), black);
 }
@@ -98,7 +98,7 @@ fn the_expected_move_turns_the_ponder_search_into_the_real_one() {
     );
     let search = app.searches().current().unwrap();
     assert_eq!((search.id, search.purpose), (id, Purpose::Opponent));
-    let Mode::Play(p) = &app.mode else { panic!() };
+    let Mode::Play(p) = app.mode() else { panic!() };
     assert_eq!(p.clocks.running(), Some(Color::Black));
     // Its answer is played, and it ponders again on the next expected reply.
     best(&mut app, id, "b8c6", Some("f1b5"));

@@ -32,7 +32,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
     // Stepping through the engine's line shows the position before its move at the cursor.
     let preview = app.pv_preview();
     let pos = preview.as_ref().map_or(app.position(), |(p, ..)| p);
-    let setup = match &app.mode {
+    let setup = match app.mode() {
         Mode::Setup(s) => Some(s),
         _ => None,
     };
@@ -58,7 +58,7 @@ pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
     });
     let dests = app.destinations();
     let check =
-        (pos.in_check() && !matches!(app.mode, Mode::Setup(_))).then(|| pos.king(pos.turn()));
+        (pos.in_check() && !matches!(app.mode(), Mode::Setup(_))).then(|| pos.king(pos.turn()));
     for i in 0..64 {
         let sq = Square::new(i);
         let rect = areas.square_rect(sq, app.board().flipped());

@@ -64,7 +64,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let lines = app.shown_lines();
     let root = app.position();
     let Some(first) = lines.first() else {
-        let idle = match app.mode {
+        let idle = match app.mode() {
             Mode::Learn(_) => "lines hidden while solving (t shows the answer)",
             _ if app.engine_hidden() => "lines hidden until the game ends ([play] show_engine)",
             Mode::Analyse(_) if app.lines().has_root() && app.searches().current().is_some() => {

@@ -36,7 +36,7 @@ pub fn render(app: &App, area: Rect, buf: &mut Buffer) {
     let current = app.game().current_node();
     let line = app.game().line_through(current);
     let moves = line.len() - 1;
-    let title = match &app.mode {
+    let title = match app.mode() {
         Mode::Analyse(a) if a.game_pass.is_some() => {
             let done = a.game_pass.map_or(0, |n| app.game().ply(n));
             format!(" Evaluation: analysing {done}/{} ", app.game().len())

@@ -61,7 +61,7 @@ pub fn text(pos: &Position, ascii: bool) -> String {
 
 /// Draws the line in the first free row under the board (and its coordinates), if any.
 pub fn render(app: &App, areas: &Areas, buf: &mut Buffer) {
-    if matches!(app.mode, Mode::Setup(_)) {
+    if matches!(app.mode(), Mode::Setup(_)) {
         return;
     }
     let y = areas.board.bottom() + u16::from(app.config().coordinates);

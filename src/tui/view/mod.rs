@@ -37,7 +37,7 @@ pub fn render(app: &App, frame: &mut Frame) {
     }
     let areas = layout::compute(area, app.config().coordinates);
     let buf = frame.buffer_mut();
-    if let Mode::Browse = app.mode {
+    if let Mode::Browse = app.mode() {
         let list = Rect::new(area.x, area.y, area.width, areas.status.y - area.y);
         browse::render(app, list, buf);
         status::render_status(app, areas.status, buf);

@@ -169,7 +169,7 @@ fn layout(app: &App, width: u16) -> Layout {
         depth: 0,
         last_move: None,
     };
-    if matches!(app.mode, Mode::Learn(_)) {
+    if matches!(app.mode(), Mode::Learn(_)) {
         // Solving a puzzle: only the moves that led to it, as what followed tells the answer.
         let path = tree.path(app.game().current_node());
         for (i, pair) in path.windows(2).enumerate() {

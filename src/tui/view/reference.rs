@@ -115,7 +115,7 @@ fn tablebase(app: &App, area: Rect, buf: &mut Buffer) {
 }
 
 fn trainer(app: &App, area: Rect, buf: &mut Buffer) {
-    let Mode::Endgame(e) = &app.mode else {
+    let Mode::Endgame(e) = app.mode() else {
         return;
     };
     let grades = e.user_grades();

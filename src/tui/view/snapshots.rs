@@ -99,7 +99,7 @@ fn browse() {
             done: true,
         }),
     );
-    assert!(matches!(app.mode, Mode::Browse));
+    assert!(matches!(app.mode(), Mode::Browse));
     keys(&mut app, "<Down><Down>");
     snapshot_at_every_size("browse", app);
 }
@@ -114,7 +114,11 @@ fn endgame() {
         crate::test_data::shared_path("syzygy").map(|p| p.display().to_string());
     *app.tb_mut() = crate::tui::tablebase::TbPanel::open(app.config());
     crate::tui::endgame::start(&mut app, "8/8/8/4k3/8/8/8/4K2R w - - 0 1");
-    assert!(matches!(app.mode, Mode::Endgame(_)), "{:?}", app.message());
+    assert!(
+        matches!(app.mode(), Mode::Endgame(_)),
+        "{:?}",
+        app.message()
+    );
     snapshot_at_every_size("endgame", app);
 }
 
@@ -122,6 +126,6 @@ fn endgame() {
 fn learn() {
     let mut app = crate::tui::learn::tests::analysed();
     keys(&mut app, ":learn black<Enter>");
-    assert!(matches!(app.mode, Mode::Learn(_)));
+    assert!(matches!(app.mode(), Mode::Learn(_)));
     snapshot_at_every_size("learn", app);
 }

@@ -16,11 +16,11 @@ use crate::tui::typed::completions;
 pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
     let bold = Style::default().add_modifier(Modifier::BOLD);
     let mut spans = vec![Span::styled(
-        format!(" {} ", app.mode.component().name()),
+        format!(" {} ", app.mode().component().name()),
         bold.add_modifier(Modifier::REVERSED),
     )];
     let pos = app.position();
-    let state = match (&app.mode, app.game().end()) {
+    let state = match (app.mode(), app.game().end()) {
         (Mode::Setup(s), _) => format!(" {} to move", s.turn().fold("White", "Black")),
         (_, Some(end)) if app.game().at_main_end() => format!(" {} {end}", end.result()),
         _ => {
@@ -48,13 +48,13 @@ pub fn render_status(app: &App, area: Rect, buf: &mut Buffer) {
             ));
         }
     }
-    if let Mode::Play(p) = &app.mode {
+    if let Mode::Play(p) = app.mode() {
         spans.push(Span::raw(format!("  level {}", p.level)));
         if let Some(premove) = &p.premove {
             spans.push(Span::styled(format!("  premove {premove}"), bold));
         }
     }
-    if let Mode::Analyse(_) = app.mode
+    if let Mode::Analyse(_) = app.mode()
         && let Some(label) = game_label(app.game().headers())
     {
         spans.push(Span::raw(format!("  {label}")));
@@ -140,7 +140,7 @@ pub fn render_input(app: &App, area: Rect, buf: &mut Buffer) {
     let dim = Style::default().add_modifier(Modifier::DIM);
     let line = if let Some(prompt) = app.prompt().current() {
         prompt_line(prompt)
-    } else if let Mode::Setup(s) = &app.mode {
+    } else if let Mode::Setup(s) = app.mode() {
         let error = s.error.as_deref().unwrap_or("");
         Line::from(vec![
             Span::styled(

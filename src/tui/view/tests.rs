@@ -260,7 +260,7 @@ fn long_games_scroll_the_current_move_into_view() {
 #[test]
 fn a_game_against_the_engine_hides_its_judgement_until_the_end() {
     let mut app = sample();
-    app.mode = playing(Color::White).mode;
+    app.set_mode(playing(Color::White).mode().clone());
     let screen = text(&draw(&app, 120, 40));
     assert!(!screen.contains("+4.00"), "{screen}");
     assert!(!screen.contains("a6??"), "{screen}");
@@ -360,7 +360,7 @@ fn the_engines_best_move_is_marked_on_the_board() {
         "a4 stands apart from a square like it"
     );
     // In a game against the engine it stays hidden.
-    app.mode = playing(Color::White).mode;
+    app.set_mode(playing(Color::White).mode().clone());
     assert_ne!(bg(&app, Square::A4), marked);
 }
 
@@ -436,7 +436,7 @@ fn clicking_a_move_in_the_list_shows_it() {
 fn the_clocks_are_drawn_beside_the_board_and_red_when_low() {
     let mut app = playing(Color::White);
     let now = app.now();
-    if let crate::tui::app::Mode::Play(p) = &mut app.mode {
+    if let crate::tui::app::Mode::Play(p) = app.mode_mut() {
         p.clocks.set_remaining(crate::chess::ByColor {
             white: std::time::Duration::from_millis(12_300),
             black: std::time::Duration::from_secs(299),
