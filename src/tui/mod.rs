@@ -36,6 +36,7 @@ mod premove;
 mod prompt;
 pub mod review;
 mod saving;
+mod searches;
 pub mod setup;
 pub mod start;
 pub mod tablebase;
