@@ -12,4 +12,4 @@ pub use builder::{BuildOptions, BuildStats, Builder, ColorFilter, WeightScheme};
 pub use entry::{ENTRY_SIZE, Entry, decode_move, encode_move};
 pub use error::BookError;
 pub use reader::{Book, BookMove, Probe};
-pub use select::{BookRng, RandomSource, Variety};
+pub use select::{RandomSource, Variety};

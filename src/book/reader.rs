@@ -168,8 +168,9 @@ impl Book {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::book::Variety;
     use crate::book::encode_move;
-    use crate::book::{BookRng, Variety};
+    use crate::chess::Rng;
 
     fn book_of(entries: &[Entry]) -> Result<Book, BookError> {
         let bytes: Vec<u8> = entries.iter().flat_map(|e| e.to_bytes()).collect();
@@ -220,7 +221,7 @@ mod tests {
     fn weight_zero_is_never_picked() {
         let pos = Position::startpos();
         let book = book_of(&[entry(&pos, "e2e4", 0), entry(&pos, "d2d4", 1)]).unwrap();
-        let mut rng = BookRng::seeded(7);
+        let mut rng = Rng::new(7);
         for variety in [0.0, 0.5, 1.0, 10.0] {
             for _ in 0..200 {
                 let m = book.pick(&pos, &mut rng, Variety::new(variety)).unwrap();
@@ -236,7 +237,7 @@ mod tests {
     fn proportional_pick_follows_weights() {
         let pos = Position::startpos();
         let book = book_of(&[entry(&pos, "e2e4", 3), entry(&pos, "d2d4", 1)]).unwrap();
-        let mut rng = BookRng::seeded(1);
+        let mut rng = Rng::new(1);
         let e4 = (0..4000)
             .filter(|_| {
                 pos.uci(book.pick(&pos, &mut rng, Variety::PROPORTIONAL).unwrap()) == "e2e4"

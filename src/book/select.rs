@@ -1,7 +1,5 @@
 //! Choosing a book move: the best one, or a weighted random one with adjustable variety.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use super::reader::{Book, BookMove};
 use crate::chess::{Move, Position};
 
@@ -42,31 +40,9 @@ impl<F: FnMut() -> u64> RandomSource for F {
     }
 }
 
-/// SplitMix64: small, fast and good enough to pick book moves.
-#[derive(Clone, Debug)]
-pub struct BookRng(u64);
-
-impl BookRng {
-    pub fn seeded(seed: u64) -> BookRng {
-        BookRng(seed)
-    }
-
-    /// Seeded from the clock, so that games differ.
-    pub fn from_time() -> BookRng {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        BookRng(nanos)
-    }
-}
-
-impl RandomSource for BookRng {
+impl RandomSource for crate::chess::Rng {
     fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+        crate::chess::Rng::next_u64(self)
     }
 }
 

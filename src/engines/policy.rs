@@ -5,7 +5,8 @@
 
 use std::sync::Arc;
 
-use crate::book::{Book, BookRng, Variety};
+use crate::book::{Book, Variety};
+use crate::chess::Rng;
 use crate::chess::{Move, Position};
 use crate::engine::TablebaseConfig;
 use crate::engines::service::MAX_LEVEL;
@@ -56,7 +57,7 @@ pub const MAX_PROBE_DEPTH: i32 = 100;
 /// An engine's book and tables, and the choice between a book move and a search.
 pub struct PlayPolicy {
     book: Option<Book>,
-    rng: BookRng,
+    rng: Rng,
     tables: Option<Tablebases>,
 }
 
@@ -64,7 +65,7 @@ impl Default for PlayPolicy {
     fn default() -> PlayPolicy {
         PlayPolicy {
             book: None,
-            rng: BookRng::from_time(),
+            rng: Rng::from_time(),
             tables: None,
         }
     }
@@ -81,7 +82,7 @@ impl PlayPolicy {
 
     /// The same choices each run (tests, reproducible matches).
     pub fn seeded(mut self, seed: u64) -> PlayPolicy {
-        self.rng = BookRng::seeded(seed);
+        self.rng = Rng::new(seed);
         self
     }
 

@@ -135,7 +135,7 @@ impl App {
             games_file: None,
             history: Default::default(),
             policy: PlayPolicy::default(),
-            rng: Rng::new(clock_seed()),
+            rng: Rng::from_time(),
             library: None,
             tb: TbPanel::default(),
             autosaved: String::new(),
@@ -642,11 +642,4 @@ pub fn promotion_role(c: char) -> Option<Role> {
         'n' => Some(Role::Knight),
         _ => None,
     }
-}
-
-/// A seed that differs from run to run.
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64)
 }
