@@ -1,7 +1,8 @@
 //! The modes behind one trait: the commands each takes first, and what each tells the rest of
 //! the interface (its name, which commands it takes and what its own keys do, whether the user
-//! may move, what it wants the engine to search). Each mode's part implements it beside the code that changes the mode's
-//! state: `play`, `edit` (analyse), `setup`, `browse`, `endgame`, `learn`.
+//! may move, what it wants the engine to search). Each mode's part implements it beside the
+//! code that changes the mode's state: `play`, `edit` (analyse), `setup`, `browse`, `endgame`,
+//! `learn`.
 
 use crate::engines::service::GoLimits;
 use crate::game::NodeId;
