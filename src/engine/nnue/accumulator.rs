@@ -7,9 +7,9 @@ use super::network::{KingFrame, Network, active_features};
 use super::simd;
 
 /// First-layer sums for White's and Black's perspective, the move that led here from the
-/// accumulator below and where the kings stand after it. The sums are computed only when the
-/// position is evaluated: many nodes are left (a transposition-table cutoff, a draw) before
-/// they evaluate.
+/// accumulator below and where each perspective's features go after it. The sums are computed
+/// only when the position is evaluated: many nodes are left (a transposition-table cutoff, a
+/// draw) before they evaluate.
 #[derive(Clone)]
 struct Accumulator {
     by_perspective: [Vec<i16>; 2],
@@ -18,8 +18,6 @@ struct Accumulator {
     computed: [bool; 2],
     /// By perspective: where its features go, fixed by its king's square.
     frames: [KingFrame; 2],
-    /// By colour.
-    kings: [Square; 2],
 }
 
 /// What a move changes on the board: up to two pieces appear and two disappear (castling,
@@ -80,6 +78,8 @@ impl Delta {
 pub struct NnueState {
     stack: Vec<Accumulator>,
     top: usize,
+    /// The network's king buckets: a king move to another bucket or half changes a frame.
+    king_buckets: usize,
 }
 
 impl NnueState {
@@ -93,18 +93,20 @@ impl NnueState {
             delta: Delta::default(),
             computed: [false; 2],
             frames: Color::ALL.map(|c| KingFrame::new(net.king_buckets(), c, kings[c.index()])),
-            kings,
         };
         let mut stack = vec![empty; max_ply + 1];
         stack[0].computed = [true; 2];
-        NnueState { stack, top: 0 }
+        NnueState {
+            stack,
+            top: 0,
+            king_buckets: net.king_buckets(),
+        }
     }
 
     /// Recomputes the root accumulator from the board and empties the stack.
     pub fn refresh(&mut self, net: &Network, pos: &Position) {
         self.top = 0;
         let acc = &mut self.stack[0];
-        acc.kings = Color::ALL.map(|c| pos.king(c));
         for perspective in Color::ALL {
             Self::recompute(net, pos, acc, perspective);
         }
@@ -134,11 +136,11 @@ impl NnueState {
         let (parent, child) = (&below[self.top - 1], &mut above[0]);
         child.delta = delta;
         child.computed = [false; 2];
-        child.kings = parent.kings;
         child.frames = parent.frames;
         for (piece, sq) in delta.added.into_iter().flatten() {
             if piece.role == Role::King {
-                child.kings[piece.color.index()] = sq;
+                let side = piece.color;
+                child.frames[side.index()] = KingFrame::new(self.king_buckets, side, sq);
             }
         }
     }
@@ -154,15 +156,10 @@ impl NnueState {
             while !self.stack[first].computed[i] {
                 first -= 1;
             }
-            let king_buckets = net.king_buckets();
-            let mut frame = self.stack[first].frames[i];
-            let mut moved = false;
-            for acc in &mut self.stack[first + 1..=self.top] {
-                let king = acc.kings[i];
-                acc.frames[i] = KingFrame::new(king_buckets, perspective, king);
-                moved |= acc.frames[i] != frame;
-                frame = acc.frames[i];
-            }
+            let frame = self.stack[first].frames[i];
+            let moved = self.stack[first + 1..=self.top]
+                .iter()
+                .any(|acc| acc.frames[i] != frame);
             if moved {
                 Self::recompute(net, pos, &mut self.stack[self.top], perspective);
                 continue;
