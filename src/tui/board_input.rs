@@ -55,10 +55,7 @@ impl BoardInput {
 
     /// Moves the cursor by files and ranks as the user sees them, stopping at the edges.
     pub fn move_cursor(&mut self, df: i8, dr: i8) {
-        let (df, dr) = if self.flipped { (-df, -dr) } else { (df, dr) };
-        let f = (self.cursor.file().index() as i32 + i32::from(df)).clamp(0, 7);
-        let r = (self.cursor.rank().index() as i32 + i32::from(dr)).clamp(0, 7);
-        self.cursor = Square::new((r * 8 + f) as u32);
+        self.cursor = step(self.cursor, df, dr, self.flipped);
     }
 
     pub fn selected(&self) -> Option<Square> {
@@ -117,6 +114,15 @@ impl BoardInput {
     pub fn refuse_typed(&mut self) {
         self.refused = true;
     }
+}
+
+/// The square `df` files and `dr` ranks from `sq` as seen on a board turned (`flipped`) or not,
+/// stopping at the edges.
+pub fn step(sq: Square, df: i8, dr: i8, flipped: bool) -> Square {
+    let (df, dr) = if flipped { (-df, -dr) } else { (df, dr) };
+    let f = (sq.file().index() as i32 + i32::from(df)).clamp(0, 7);
+    let r = (sq.rank().index() as i32 + i32::from(dr)).clamp(0, 7);
+    Square::new((r * 8 + f) as u32)
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
 //! Set-up mode: edit a board square by square, side to move and castling; errors in place.
 
-use crate::chess::{Piece, Position, Square};
+use crate::chess::{Piece, Position};
 
 use super::action::EditKey;
 use super::app::{App, Mode, PromptKind};
+use super::board_input::step;
 use super::component::Component;
 use super::dialog::Pending;
 use super::keymap::Command;
@@ -30,17 +31,11 @@ impl SetupState {
     /// A key of set-up mode, on a board seen from Black's side when `flipped`: edits the
     /// position here, or says what the rest of the interface should do.
     pub fn key(&mut self, key: EditKey, flipped: bool) -> Option<SetupRequest> {
-        let step = |sq: Square, df: i32, dr: i32| {
-            let (df, dr) = if flipped { (-df, -dr) } else { (df, dr) };
-            let f = (sq.file().index() as i32 + df).clamp(0, 7);
-            let r = (sq.rank().index() as i32 + dr).clamp(0, 7);
-            Square::new((r * 8 + f) as u32)
-        };
         match key {
-            EditKey::Left => self.cursor = step(self.cursor, -1, 0),
-            EditKey::Right => self.cursor = step(self.cursor, 1, 0),
-            EditKey::Up => self.cursor = step(self.cursor, 0, 1),
-            EditKey::Down => self.cursor = step(self.cursor, 0, -1),
+            EditKey::Left => self.cursor = step(self.cursor, -1, 0, flipped),
+            EditKey::Right => self.cursor = step(self.cursor, 1, 0, flipped),
+            EditKey::Up => self.cursor = step(self.cursor, 0, 1, flipped),
+            EditKey::Down => self.cursor = step(self.cursor, 0, -1, flipped),
             EditKey::Char(' ' | 'x') | EditKey::Backspace => self.put(None),
             EditKey::Char(
                 c @ ('p' | 'n' | 'b' | 'r' | 'q' | 'k' | 'P' | 'N' | 'B' | 'R' | 'Q' | 'K'),
@@ -109,7 +104,7 @@ impl Component for SetupState {
 mod tests {
     use super::*;
     use crate::chess::Color;
-    use crate::chess::Role;
+    use crate::chess::{Role, Square};
 
     #[test]
     fn edits_and_reports_errors() {
