@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use crate::book::BookMove;
 use crate::chess::{Color, Move, Position, Rng, Role};
-use crate::engines::policy::PlayPolicy;
+use crate::engines::policy::{BookRule, PlayPolicy};
 use crate::game::{Game, GameMove, IndexEntry, NodeId};
 
 use super::action::Action;
@@ -478,6 +478,12 @@ impl App {
             saved.black_ms = Some(p.clocks.remaining(Color::Black, app.now()).as_millis() as u64);
         }
         saved
+    }
+
+    /// The opponent's book move at the main line's end, if the book has one under `rule`.
+    pub fn book_pick(&mut self, rule: BookRule) -> Option<Move> {
+        self.policy
+            .book_move(self.game.last(), self.game.len(), rule)
     }
 
     /// Book moves of the shown position, most weight first.

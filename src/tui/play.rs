@@ -97,11 +97,10 @@ pub fn book_reply(app: &mut App) {
         return;
     }
     let rule = app.config().book_rule(p.level);
-    let (pos, ply) = (app.game().last().clone(), app.game().len());
-    let Some(m) = app.policy_mut().book_move(&pos, ply, rule) else {
+    let Some(m) = app.book_pick(rule) else {
         return;
     };
-    let san = pos.san(m);
+    let san = app.game().last().san(m);
     engine_moved(app, app.game().main_end(), Some(m), None);
     app.info(format!("book move {san}"));
 }
