@@ -116,41 +116,6 @@ fn show_puzzle(app: &mut App) {
     app.info(text);
 }
 
-/// The keys that mean something else while solving: `u` retries, `t` shows, `n` goes on, F2
-/// leaves; moving through or editing the game would give answers away. Returns whether the
-/// command was taken.
-fn command(app: &mut App, c: Command) -> bool {
-    let Mode::Learn(l) = app.mode_mut() else {
-        return false;
-    };
-    match c {
-        Command::Takeback | Command::Undo => {
-            if l.can_try() {
-                l.attempt = Attempt::Thinking;
-                app.info("try again");
-            }
-        }
-        Command::Hint => show(app),
-        Command::NewGame | Command::NextMarked => next(app),
-        Command::ModeAnalyse => finish(app),
-        Command::Quit
-        | Command::Help
-        | Command::Flip
-        | Command::CommandLine
-        | Command::CopyFen
-        | Command::CopyPgn
-        | Command::Save
-        | Command::WriteGame
-        | Command::ModePlay
-        | Command::ModeBrowse
-        | Command::ModeEndgame
-        | Command::Open
-        | Command::Setup => return false,
-        _ => app.info("solving: make a move, u retries, t shows the answer, n next, f2 stops"),
-    }
-    true
-}
-
 /// A move the user made on the board at the puzzle.
 pub fn attempt(app: &mut App, m: Move) {
     app.board_mut().select(None);
@@ -357,8 +322,39 @@ impl Component for LearnState {
         self.can_try() && app.game().current_node() == self.puzzle().node
     }
 
+    /// The keys that mean something else while solving: `u` retries, `t` shows, `n` goes on, F2
+    /// leaves; moving through or editing the game would give answers away. Returns whether the
+    /// command was taken.
     fn command(app: &mut App, c: Command) -> bool {
-        command(app, c)
+        let Mode::Learn(l) = app.mode_mut() else {
+            return false;
+        };
+        match c {
+            Command::Takeback | Command::Undo => {
+                if l.can_try() {
+                    l.attempt = Attempt::Thinking;
+                    app.info("try again");
+                }
+            }
+            Command::Hint => show(app),
+            Command::NewGame | Command::NextMarked => next(app),
+            Command::ModeAnalyse => finish(app),
+            Command::Quit
+            | Command::Help
+            | Command::Flip
+            | Command::CommandLine
+            | Command::CopyFen
+            | Command::CopyPgn
+            | Command::Save
+            | Command::WriteGame
+            | Command::ModePlay
+            | Command::ModeBrowse
+            | Command::ModeEndgame
+            | Command::Open
+            | Command::Setup => return false,
+            _ => app.info("solving: make a move, u retries, t shows the answer, n next, f2 stops"),
+        }
+        true
     }
 
     /// The position after a tried move, to grade it.
