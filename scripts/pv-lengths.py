@@ -6,7 +6,9 @@ endgame) for --movetime ms at MultiPV 5, and every exact, non-mate line it repor
     python3 scripts/pv-lengths.py target/release/kibitzer /usr/games/stockfish [--movetime 1500]
 
 A line ends before its depth where a node on it was searched shallower than the iteration
-(reductions at PV nodes, a re-search a ply shallower); mate lines end at the mate and are left out.
+(reductions at PV nodes, a re-search a ply shallower) unless the engine completes it, as ours does
+at MultiPV; mate lines end at the mate and are left out, and a line that ends the game or repeats
+a position is complete.
 """
 import argparse
 import subprocess
@@ -27,6 +29,14 @@ def command(path):
     return [path, "uci"] if "kibitzer" in path else [path]
 
 
+def ends_game(board, pv):
+    """Whether the line ends the game, or repeats a position, which engines score as a draw."""
+    end = board.copy()
+    for move in pv:
+        end.push(move)
+    return end.is_game_over(claim_draw=True) or end.is_repetition(2)
+
+
 def count(path, movetime):
     engine = chess.engine.SimpleEngine.popen_uci(command(path), stderr=subprocess.DEVNULL)
     engine.configure({"Hash": 16})
@@ -42,7 +52,7 @@ def count(path, movetime):
                     continue
                 lines += 1
                 missing = info["depth"] - len(info["pv"])
-                if missing > 0:
+                if missing > 0 and not ends_game(board, info["pv"]):
                     short += 1
                     worst = max(worst, missing)
     engine.quit()

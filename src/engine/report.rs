@@ -4,17 +4,18 @@
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use crate::chess::Move;
+use crate::chess::{Move, Position};
 
 use super::score::{INFINITY, Score, is_decisive};
-use super::search::Searcher;
+use super::search::{Searcher, full_line};
 use super::thread::{RootMove, SearchContext};
 use super::{Bound, SearchEvent, SearchInfo};
 
-/// The info line for one root move after `depth` plies (its last completed value when this
-/// iteration has not scored it yet); `None` before it has any value.
+/// The info line for one root move from `root` after `depth` plies (its last completed value when
+/// this iteration has not scored it yet); `None` before it has any value.
 pub(super) fn root_move_info(
     ctx: &SearchContext,
+    root: &Position,
     rm: &RootMove,
     depth: i32,
     multipv: usize,
@@ -34,6 +35,10 @@ pub(super) fn root_move_info(
     };
     let time = started.elapsed();
     let score = Score::from_value(value);
+    let pv = match score {
+        Score::Mate(_) => rm.pv.clone(),
+        Score::Cp(_) => full_line(ctx.tt, root, &rm.pv, depth as usize),
+    };
     Some(SearchInfo {
         depth: depth as u32,
         seldepth: rm.seldepth.max(depth as usize) as u32,
@@ -46,7 +51,7 @@ pub(super) fn root_move_info(
         hashfull: ctx.tt.hashfull(),
         tbhits: ctx.tb_hits.load(Ordering::Relaxed),
         time,
-        pv: rm.pv.clone(),
+        pv,
     })
 }
 
@@ -56,6 +61,7 @@ impl Searcher<'_> {
         let nodes = self.ctx.total_nodes().max(self.td.nodes);
         root_move_info(
             self.ctx,
+            &self.td.root,
             &self.td.root_moves[index],
             depth,
             index + 1,

@@ -2,8 +2,11 @@
 //! variation search (`pvs`) → quiescence search (`qsearch`). Node kinds are fixed at compile
 //! time.
 
+mod lines;
 mod pvs;
 mod qsearch;
+
+pub(super) use lines::full_line;
 
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::Sender;
@@ -104,6 +107,7 @@ impl<'a> Searcher<'a> {
             .as_ref()
             .map_or(MAX_PLY as i32 - 1, |m| m.tm.max_depth);
         let mut last_best = None;
+        let mut finished = None;
         for depth in 1..=max_depth {
             // Helpers skip some depths so threads spread over different iterations.
             if self.td.id > 0 && depth > 1 && (depth + self.td.id as i32) % 3 == 0 {
@@ -126,6 +130,12 @@ impl<'a> Searcher<'a> {
                 self.td.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
             }
             if self.ctx.stopped() {
+                // At MultiPV the lines of the last finished iteration stand: complete, and of
+                // one depth (strength levels choose among them).
+                if let Some(finished) = finished.take() {
+                    self.td.root_moves = finished;
+                    break;
+                }
                 // A move that beat the old best in this unfinished iteration is played: report
                 // it, so the last info line agrees with the best move.
                 let best = &self.td.root_moves[0];
@@ -138,6 +148,10 @@ impl<'a> Searcher<'a> {
             self.publish_nodes();
             if self.main.is_none() {
                 continue;
+            }
+            if self.ctx.multipv > 1 {
+                self.complete_lines(depth);
+                finished = Some(self.td.root_moves.clone());
             }
             self.report(depth);
             let best = &self.td.root_moves[0];

@@ -288,6 +288,7 @@ pub fn run(
             let nodes = ctx.total_nodes().max(main_td.nodes);
             if let Some(info) = root_move_info(
                 &ctx,
+                &job.root,
                 &main_td.root_moves[0],
                 helper.root_depth,
                 1,

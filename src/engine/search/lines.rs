@@ -1,0 +1,100 @@
+//! Lines as long as their depth. A node on a line that was searched less deeply than the
+//! iteration (a reduction, a re-search a ply shallower, a quiet position where quiescence stood
+//! pat) passes up a line that ends early. For the lines the user reads at MultiPV, the hash
+//! table's best moves continue them, and where it has none, a search of the plies still missing
+//! from the line's last position.
+
+use crate::chess::{Move, Position};
+
+use super::super::score::{INFINITY, is_decisive};
+use super::super::thread::FRAME_OFFSET;
+use super::super::tt::TranspositionTable;
+use super::super::{Bound, history::PieceTo};
+use super::{Pv, Searcher};
+
+/// `pv` from `root`, continued by the table's best moves up to `depth` plies. The continuation
+/// stops at a missing or illegal move and before a position the line has already seen.
+pub(in crate::engine) fn full_line(
+    tt: &TranspositionTable,
+    root: &Position,
+    pv: &[Move],
+    depth: usize,
+) -> Vec<Move> {
+    let mut line = pv.to_vec();
+    if line.len() >= depth {
+        return line;
+    }
+    let mut pos = root.clone();
+    let mut seen = vec![pos.hash()];
+    for &m in pv {
+        pos.play_unchecked(m);
+        seen.push(pos.hash());
+    }
+    while line.len() < depth {
+        let Some(m) = tt.probe(pos.hash(), 0).and_then(|entry| entry.mv) else {
+            break;
+        };
+        if !pos.is_legal(m) {
+            break;
+        }
+        pos.play_unchecked(m);
+        if seen.contains(&pos.hash()) {
+            break;
+        }
+        seen.push(pos.hash());
+        line.push(m);
+    }
+    line
+}
+
+impl Searcher<'_> {
+    /// Completes the exact, non-mate lines of a finished iteration at `depth` (for MultiPV: a
+    /// single line is what the engine plays, and searching on after it would change the play).
+    pub(super) fn complete_lines(&mut self, depth: i32) {
+        for index in 0..self.ctx.multipv.min(self.td.root_moves.len()) {
+            let rm = &self.td.root_moves[index];
+            if rm.score == -INFINITY || rm.bound != Bound::Exact || is_decisive(rm.score) {
+                continue;
+            }
+            let mut line = full_line(self.ctx.tt, &self.td.root, &rm.pv, depth as usize);
+            // The search of the rest reduces too, so its line may need another round.
+            while line.len() < depth as usize
+                && let Some(rest) = self.search_rest(&line, depth - line.len() as i32)
+            {
+                line.extend(rest);
+                line = full_line(self.ctx.tt, &self.td.root, &line, depth as usize);
+            }
+            if self.ctx.stopped() {
+                return;
+            }
+            self.td.root_moves[index].pv = line;
+        }
+    }
+
+    /// The best line of `depth` plies from the end of `line`, searched with the frames the
+    /// line's moves would have left; `None` where the line ends the game or the search stopped.
+    fn search_rest(&mut self, line: &[Move], depth: i32) -> Option<Vec<Move>> {
+        let mut pos = self.td.root.clone();
+        for (ply, &m) in line.iter().enumerate() {
+            let piece = pos.moved_piece(m)?;
+            let frame = &mut self.td.frames[ply + FRAME_OFFSET];
+            frame.piece_to = Some(PieceTo { piece, to: m.to() });
+            frame.static_eval = None;
+            frame.excluded = None;
+            frame.double_extensions = 0;
+            pos = self.make_move(&pos, m);
+        }
+        let ply = line.len();
+        let seldepth = self.td.seldepth;
+        let ends_game = pos.legal_moves().is_empty() || self.is_draw(&pos);
+        if !ends_game {
+            self.pvs::<Pv>(&pos, -INFINITY, INFINITY, depth, ply, false);
+        }
+        for _ in line {
+            self.unmake_move();
+        }
+        self.td.seldepth = seldepth;
+        let rest = &self.td.pv[ply];
+        (!ends_game && !self.ctx.stopped() && !rest.is_empty()).then(|| rest.clone())
+    }
+}
