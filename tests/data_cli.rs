@@ -1,6 +1,6 @@
 //! Training data end to end: `datagen` writes compact games and resumes a torn file, `data
-//! stats` counts them, `data convert` turns them into deduplicated records, and `train` reads
-//! both formats.
+//! stats` counts them, `data convert` turns them into deduplicated records, `data relabel`
+//! scores them by a teacher, and `train` reads both formats.
 
 mod common;
 
@@ -8,6 +8,8 @@ use std::path::Path;
 use std::process::Output;
 
 use common::kibitzer as run;
+use kibitzer::engine::Evaluation;
+use kibitzer::engine::nnue::data::read_records;
 
 /// [`run`], which must succeed.
 fn kibitzer(args: &[&str], dir: &Path) -> Output {
@@ -121,6 +123,40 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
     );
     let stats = text(&kibitzer(&["data", "stats", "positions.bin"], &dir));
     assert_eq!(number_after(&stats, "positions.bin:"), unique, "{stats}");
+
+    // Scored by a teacher: wholly (its evaluation from White's view), or not at all (the
+    // search's scores as they were).
+    let relabel = |share: &str, out: &str| {
+        let args = [
+            "data",
+            "relabel",
+            "positions.bin",
+            "--teacher",
+            "hce",
+            "--share",
+            share,
+            "--out",
+            out,
+        ];
+        text(&kibitzer(&args, &dir))
+    };
+    let said = relabel("100", "taught.bin");
+    assert_eq!(number_after(&said, "taught.bin:"), unique, "{said}");
+    let bytes = std::fs::read(dir.join("taught.bin")).unwrap();
+    let taught = read_records(bytes.as_slice(), bytes.len() as u64).unwrap();
+    for r in &taught {
+        let pos = r.to_position().unwrap();
+        let hce = Evaluation::HandCrafted.evaluate(&pos);
+        assert_eq!(i32::from(r.white_score), pos.turn().fold(hce, -hce));
+    }
+    relabel("0", "same.bin");
+    assert_eq!(
+        std::fs::read(dir.join("same.bin")).unwrap(),
+        std::fs::read(dir.join("positions.bin")).unwrap()
+    );
+    let err = kibitzer_fails(&["data", "relabel", "missing.kbg", "-o", "x.bin"], &dir);
+    assert!(err.contains("missing.kbg"), "{err}");
+    assert!(!dir.join("x.bin").exists());
 
     // One small epoch into `out`, with `extra` arguments.
     let train = |out: &str, extra: &[&str]| {

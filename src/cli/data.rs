@@ -1,5 +1,6 @@
-//! `kibitzer data`: what training files hold (positions, games, results, scores), and
-//! converting them between the compact games format and 32-byte records, dropping repeats.
+//! `kibitzer data`: what training files hold (positions, games, results, scores), converting
+//! them between the compact games format and 32-byte records, dropping repeats, and scoring
+//! their positions by a teacher evaluation.
 
 use std::collections::HashSet;
 use std::io::{BufWriter, Write};
@@ -44,6 +45,22 @@ enum DataCommand {
         #[arg(long)]
         dedup: bool,
     },
+    /// Score every training position by an evaluation, the teacher of a network that is to
+    /// evaluate as it does: 32-byte records whose score is `--share` percent the teacher's
+    /// (White's view) and the rest the search's, results unchanged.
+    Relabel {
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        #[arg(long, short)]
+        out: PathBuf,
+        /// `nnue` (the default evaluation: the embedded network mixed with the hand-crafted
+        /// one as the engine plays), `hce`, or a network file (mixed the same way).
+        #[arg(long, default_value = "nnue", value_parser = super::parse_evaluation)]
+        teacher: Evaluation,
+        /// Percent of each new score that is the teacher's.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u8).range(0..=100))]
+        share: u8,
+    },
     /// How a network's scale compares with the hand-crafted evaluation: least-squares fits of
     /// one against the other and against the search scores, on quiet positions of the data.
     Scale {
@@ -82,6 +99,12 @@ pub fn run(args: DataArgs) -> anyhow::Result<()> {
             records,
             dedup,
         } => convert(&inputs, &out, records, dedup),
+        DataCommand::Relabel {
+            inputs,
+            out,
+            teacher,
+            share,
+        } => relabel(&inputs, &out, &teacher, share),
         DataCommand::Scale {
             files,
             net,
@@ -89,6 +112,45 @@ pub fn run(args: DataArgs) -> anyhow::Result<()> {
             write,
         } => scale(&files, &net, sample, write.as_deref()),
     }
+}
+
+/// Writes every training position of `inputs` as a record scored `share` percent by `teacher`.
+fn relabel(inputs: &[PathBuf], out: &Path, teacher: &Evaluation, share: u8) -> anyhow::Result<()> {
+    let records = super::datafile::read_training_data(inputs)?;
+    let mut file = BufWriter::new(
+        AtomicFile::create(out).with_context(|| format!("creating {}", out.display()))?,
+    );
+    let (share, mut written, mut unusable) = (i32::from(share), 0u64, 0u64);
+    let mut difference = 0f64;
+    for mut record in records {
+        // Records are checked when read; one that is still not a position is left out.
+        let Ok(pos) = record.to_position() else {
+            unusable += 1;
+            continue;
+        };
+        let taught = pos.turn().fold(1, -1) * teacher.evaluate(&pos);
+        let search = i32::from(record.white_score);
+        difference += f64::from((taught - search).abs());
+        let score = (share * taught + (100 - share) * search) / 100;
+        record.white_score = score.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+        file.write_all(&record.to_bytes())?;
+        written += 1;
+    }
+    let file = file.into_inner().map_err(|e| e.into_error())?;
+    file.commit()
+        .with_context(|| format!("writing {}", out.display()))?;
+    eprintln!(
+        "{}: {written} positions as records, {share}% the teacher's score; mean |teacher - search| \
+         {:.0} cp{}",
+        out.display(),
+        difference / written.max(1) as f64,
+        if unusable > 0 {
+            format!(", {unusable} records that are not positions skipped")
+        } else {
+            String::new()
+        },
+    );
+    Ok(())
 }
 
 /// Fits the network against the hand-crafted evaluation and both against the search scores

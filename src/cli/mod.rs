@@ -57,7 +57,6 @@ pub fn parse_evaluation(arg: &str) -> Result<Evaluation, String> {
     }
 }
 
-/// A share from 0 to 1 (`--result-weight`).
 /// A hash table size in MiB: a whole number from 1 up to what the engine and this machine hold.
 pub fn parse_hash_mb(arg: &str) -> Result<usize, String> {
     let mb: usize = arg
@@ -69,6 +68,7 @@ pub fn parse_hash_mb(arg: &str) -> Result<usize, String> {
     engine::check_hash_size(mb).map_err(|e| e.to_string())
 }
 
+/// A share from 0 to 1 (`--result-weight`).
 pub fn parse_share(arg: &str) -> Result<f64, String> {
     parse_share_up_to(arg, 1.0)
 }
