@@ -209,6 +209,24 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
         scale("net/epoch-1.nnue"),
         "{mixed}"
     );
+    // At a share of 0 it trains alone, still at its file's scale whatever the score scale.
+    let alone = train(
+        "net5",
+        &[
+            "--resume",
+            "net/epoch-1.nnue",
+            "--hce-share",
+            "0",
+            "--score-scale",
+            "150",
+        ],
+    );
+    assert!(alone.contains("alone, at the network's output scale"), "{alone}");
+    assert_eq!(
+        scale("net5/epoch-1.nnue"),
+        scale("net/epoch-1.nnue"),
+        "{alone}"
+    );
     // A checkpoint does not say at which scale its mix was trained.
     let err = kibitzer_fails(
         &[

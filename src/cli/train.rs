@@ -75,7 +75,9 @@ pub struct TrainArgs {
     /// Train the network inside the engine's mix: PERCENT of each prediction is the
     /// hand-crafted evaluation (as HandCraftedShare), so the network learns what that misses.
     /// The output scale is the resumed network file's (or the score scale) and is not fitted.
-    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(1..=99))]
+    /// 0: the network alone, kept at its file's output scale whatever `--score-scale` is (to
+    /// fine-tune a network that plays alone).
+    #[arg(long, value_name = "PERCENT", value_parser = clap::value_parser!(u8).range(0..=99))]
     hce_share: Option<u8>,
 }
 
@@ -220,12 +222,16 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         config.epochs,
         config.threads
     );
-    if let Some(mix) = mix {
-        eprintln!(
+    match mix {
+        Some(mix) if mix.hce_share == 0.0 => {
+            eprintln!("alone, at the network's output scale {}", mix.output_scale)
+        }
+        Some(mix) => eprintln!(
             "in the mix: {:.0}% hand-crafted, the network's output scale {}",
             mix.hce_share * 100.0,
             mix.output_scale
-        );
+        ),
+        None => {}
     }
 
     if let Some(path) = &args.resume

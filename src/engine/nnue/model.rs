@@ -115,7 +115,7 @@ impl Target {
     /// What is added to the network's part of the sigmoid's argument for each record: the mix's
     /// hand-crafted share, computed once (all zero for a network trained alone).
     pub fn offsets(self, records: &[TrainingRecord], threads: usize) -> Vec<f32> {
-        let Some(mix) = self.mix else {
+        let Some(mix) = self.mix.filter(|mix| mix.hce_share > 0.0) else {
             return vec![0.0; records.len()];
         };
         let per_centipawn = mix.hce_share / self.score_scale;
