@@ -75,26 +75,29 @@ impl Searcher<'_> {
     /// line's moves would have left; `None` where the line ends the game or the search stopped.
     fn search_rest(&mut self, line: &[Move], depth: i32) -> Option<Vec<Move>> {
         let mut pos = self.td.root.clone();
-        for (ply, &m) in line.iter().enumerate() {
-            let piece = pos.moved_piece(m)?;
+        let mut ply = 0;
+        // The line's moves are the search's own, so each has a piece to move.
+        while let Some(&m) = line.get(ply)
+            && let Some(piece) = pos.moved_piece(m)
+        {
             let frame = &mut self.td.frames[ply + FRAME_OFFSET];
             frame.piece_to = Some(PieceTo { piece, to: m.to() });
             frame.static_eval = None;
             frame.excluded = None;
             frame.double_extensions = 0;
             pos = self.make_move(&pos, m);
+            ply += 1;
         }
-        let ply = line.len();
         let seldepth = self.td.seldepth;
-        let ends_game = pos.legal_moves().is_empty() || self.is_draw(&pos);
-        if !ends_game {
+        let searched = ply == line.len() && !pos.legal_moves().is_empty() && !self.is_draw(&pos);
+        if searched {
             self.pvs::<Pv>(&pos, -INFINITY, INFINITY, depth, ply, false);
         }
-        for _ in line {
+        for _ in 0..ply {
             self.unmake_move();
         }
         self.td.seldepth = seldepth;
         let rest = &self.td.pv[ply];
-        (!ends_game && !self.ctx.stopped() && !rest.is_empty()).then(|| rest.clone())
+        (searched && !self.ctx.stopped() && !rest.is_empty()).then(|| rest.clone())
     }
 }
