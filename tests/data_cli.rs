@@ -221,7 +221,10 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
             "150",
         ],
     );
-    assert!(alone.contains("alone, at the network's output scale"), "{alone}");
+    assert!(
+        alone.contains("alone, at the network's output scale"),
+        "{alone}"
+    );
     assert_eq!(
         scale("net5/epoch-1.nnue"),
         scale("net/epoch-1.nnue"),
