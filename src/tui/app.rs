@@ -220,6 +220,14 @@ impl App {
         self.hint = hint;
     }
 
+    /// Clears what belongs to the position shown before it changed: the piece picked up, the
+    /// hint, and the engine line's cursor (back to the shown position).
+    pub fn clear_marks(&mut self) {
+        self.board.select(None);
+        self.hint = None;
+        self.lines.reset_cursor();
+    }
+
     /// The PGN file open in browse mode.
     pub fn library(&self) -> Option<&Library> {
         self.library.as_ref()
@@ -410,9 +418,7 @@ impl App {
             return;
         };
         app.game_mut().goto(node);
-        app.board_mut().select(None);
-        app.set_hint(None);
-        app.lines_mut().reset_cursor();
+        app.clear_marks();
     }
 
     /// Carries `action` out now, or asks first when it would throw away work.

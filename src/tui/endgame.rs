@@ -75,8 +75,7 @@ fn start_position(app: &mut App, pos: Position, material: Option<Material>) {
         summary: None,
     }));
     app.board_mut().face(user);
-    app.board_mut().select(None);
-    app.set_hint(None);
+    app.clear_marks();
     app.lines_mut().clear();
     app.game_mut().mark_saved();
     app.info(format!(

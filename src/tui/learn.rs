@@ -111,8 +111,7 @@ fn show_puzzle(app: &mut App) {
         pos.san(p.played),
     );
     app.game_mut().goto(node);
-    app.board_mut().select(None);
-    app.set_hint(None);
+    app.clear_marks();
     app.info(text);
 }
 

@@ -9,9 +9,7 @@ use super::{endgame, learn, undo};
 
 /// Plays a legal move from the user.
 pub fn make_move(app: &mut App, m: Move) {
-    app.board_mut().select(None);
-    app.set_hint(None);
-    app.lines_mut().reset_cursor();
+    app.clear_marks();
     app.board_mut().clear_typed();
     if let Mode::Learn(_) = app.mode() {
         return learn::attempt(app, m);

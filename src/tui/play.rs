@@ -162,8 +162,7 @@ fn takeback(app: &mut App) {
     }
     let end = app.game().main_end();
     app.game_mut().goto(end);
-    app.board_mut().select(None);
-    app.set_hint(None);
+    app.clear_marks();
     let (turn, now) = (app.game().last().turn(), app.now());
     if let Mode::Play(p) = app.mode_mut() {
         p.recorded = false;

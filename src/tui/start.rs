@@ -212,8 +212,7 @@ fn resume_analysis(app: &mut App, saved: &Saved, pgn: &str) {
 }
 
 fn reset_view(app: &mut App) {
-    app.board_mut().select(None);
-    app.set_hint(None);
+    app.clear_marks();
     app.board_mut().clear_typed();
     app.lines_mut().clear();
     app.game_mut().mark_saved();

@@ -61,8 +61,7 @@ fn step(app: &mut App, back: bool) {
 /// Shows `game` and returns what was shown, as a snapshot for the other stack.
 fn swap_in(app: &mut App, game: Record, edit: &'static str) -> Snapshot {
     let old = std::mem::replace(app.game_mut(), game);
-    app.board_mut().select(None);
-    app.set_hint(None);
+    app.clear_marks();
     // Its next node may not be in the other record.
     if let Mode::Analyse(a) = app.mode_mut() {
         a.game_pass = None;

@@ -48,9 +48,7 @@ fn dispatch(app: &mut App, action: Action) {
         Action::Cursor(df, dr) => app.board_mut().move_cursor(df, dr),
         Action::PickSquare => pick_square(app, app.board().cursor()),
         Action::Cancel => {
-            app.lines_mut().reset_cursor();
-            app.board_mut().select(None);
-            app.set_hint(None);
+            app.clear_marks();
             app.messages_mut().dismiss();
             premove::cancel(app);
         }
