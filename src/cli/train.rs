@@ -58,6 +58,11 @@ pub struct TrainArgs {
     /// Do not add each position with the a- and h-files swapped.
     #[arg(long)]
     no_mirror: bool,
+    /// Train through the file's rounding: each batch's gradients are taken on the weights as
+    /// the exported network rounds them (QA 255, QB 64) and applied to the float weights, and
+    /// the held-out loss is the rounded network's.
+    #[arg(long)]
+    rounded_forward: bool,
     /// Threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -201,6 +206,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         validation_fraction: args.validation as f32,
         weight_decay: args.weight_decay,
         mirror: !args.no_mirror,
+        rounded_forward: args.rounded_forward,
         threads: args
             .threads
             .unwrap_or(TrainConfig::default().threads)

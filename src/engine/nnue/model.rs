@@ -353,6 +353,29 @@ impl Model {
         .with_scale(score_scale.round() as i32)
     }
 
+    /// This model with every weight and bias on the grid its network file stores it on: what
+    /// [`Self::quantise`] and [`Self::from_network`] give back, without the file.
+    pub fn rounded(&self) -> Model {
+        let grid = |values: &[f32], scale: i32| -> Vec<f32> {
+            let scale = scale as f32;
+            values
+                .iter()
+                .map(|&v| (v * scale).round().clamp(-32767.0, 32767.0) / scale)
+                .collect()
+        };
+        Model {
+            hidden: self.hidden,
+            feature_weights: grid(&self.feature_weights, QA),
+            feature_bias: grid(&self.feature_bias, QA),
+            output_weights: grid(&self.output_weights, QB),
+            output_bias: self
+                .output_bias
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() / (QA * QB) as f32)
+                .collect(),
+        }
+    }
+
     /// The float model a quantised network rounds back to: how training warm-starts from a
     /// network file when its checkpoint is gone. The file's output scale is not part of the
     /// model (it only says what the raw output means in centipawns).
@@ -544,6 +567,15 @@ mod tests {
         assert_eq!(short.kind(), std::io::ErrorKind::InvalidData);
         assert!(short.to_string().contains("too short"), "{short}");
         assert!(Model::load(&mut &b"garbage!garbage!"[..]).is_err());
+    }
+
+    #[test]
+    fn a_rounded_model_is_its_network_file_read_back() {
+        let model = Model::new(32, 3, 7).with_king_buckets(4);
+        let rounded = model.rounded();
+        assert_eq!(rounded, Model::from_network(&model.quantise(400.0)));
+        assert_ne!(rounded, model);
+        assert_eq!(rounded.rounded(), rounded);
     }
 
     #[test]

@@ -28,6 +28,10 @@ pub struct TrainConfig {
     pub validation_fraction: f32,
     /// Also train on every position with the a- and h-files swapped.
     pub mirror: bool,
+    /// Take each batch's gradients on the weights rounded as the network file stores them, and
+    /// apply them to the float weights (a straight-through estimate): the network learns to
+    /// work with its rounding.
+    pub rounded_forward: bool,
     pub threads: usize,
     pub seed: u64,
 }
@@ -49,6 +53,7 @@ impl Default for TrainConfig {
             },
             validation_fraction: 0.02,
             mirror: true,
+            rounded_forward: false,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             seed: 1,
         }
@@ -228,7 +233,16 @@ pub fn train(
                 .iter()
                 .map(|&i| (&records[i as usize], offsets[i as usize]))
                 .collect();
-            let grads = batch_gradients(model, &batch_records, config.target, config.threads);
+            let grads = if config.rounded_forward {
+                batch_gradients(
+                    &model.rounded(),
+                    &batch_records,
+                    config.target,
+                    config.threads,
+                )
+            } else {
+                batch_gradients(model, &batch_records, config.target, config.threads)
+            };
             loss_sum += grads.loss;
             optimizer.update(
                 model,
@@ -240,11 +254,13 @@ pub fn train(
             step += 1;
             on_batch(epoch, (batch_index + 1) as f64 / batches_per_epoch as f64);
         }
+        // Trained through its rounding, the network is judged as its file will be.
+        let rounded = config.rounded_forward.then(|| model.rounded());
         let report = EpochReport {
             epoch,
             train_loss: loss_sum / records.len().max(1) as f64,
             validation_loss: evaluate_loss(
-                model,
+                rounded.as_ref().unwrap_or(model),
                 &validation,
                 &validation_offsets,
                 config.target,
@@ -344,6 +360,38 @@ mod tests {
         // The winning side to move is seen as winning.
         assert!(model.forward(&data[0]) > 0.5);
         assert!(model.forward(&data[2]) < -0.5);
+    }
+
+    #[test]
+    fn training_through_the_rounding_learns_and_reports_the_rounded_loss() {
+        let data = records();
+        let config = TrainConfig {
+            rounded_forward: true,
+            ..small_config(TrainConfig::default().target)
+        };
+        let offsets = vec![0.0; data.len()];
+        let mut model = Model::new(config.hidden, config.buckets, 3);
+        let before = evaluate_loss(&model.rounded(), &data, &offsets, config.target, 2);
+        let mut last = None;
+        train(
+            &mut model,
+            data.clone(),
+            &config,
+            |_, _| {},
+            |_, r| last = Some(r.clone()),
+        );
+        let after = evaluate_loss(&model.rounded(), &data, &offsets, config.target, 2);
+        assert!(after < before / 4.0, "loss {before} -> {after}");
+        // The held-out loss reported is the rounded network's, as its file will score.
+        let held_out = &data[data.len() - held_out_len(data.len(), config.validation_fraction)..];
+        let rounded_loss = evaluate_loss(
+            &model.rounded(),
+            held_out,
+            &offsets[..held_out.len()],
+            config.target,
+            config.threads,
+        );
+        assert_eq!(last.map(|r| r.validation_loss), Some(rounded_loss));
     }
 
     #[test]
