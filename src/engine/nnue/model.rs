@@ -38,6 +38,16 @@ pub struct Model {
     pub output_bias: Vec<f32>,
 }
 
+/// A weight as the network file stores it: `x * scale`, rounded, within int16.
+fn q16(x: f32, scale: i32) -> i16 {
+    (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16
+}
+
+/// An output bias as the network file stores it, in units of `QA * QB`.
+fn q32(bias: f32) -> i32 {
+    (bias * (QA * QB) as f32).round() as i32
+}
+
 /// Uniform in [-limit, limit].
 fn uniform(rng: &mut Rng, limit: f32) -> f32 {
     let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
@@ -339,15 +349,11 @@ impl Model {
     /// Rounds into the int16 network, whose output times `score_scale` (the training's) is in
     /// centipawns.
     pub fn quantise(&self, score_scale: f32) -> Network {
-        let q16 = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
         Network::new(
             self.feature_weights.iter().map(|&w| q16(w, QA)).collect(),
             self.feature_bias.iter().map(|&b| q16(b, QA)).collect(),
             self.output_weights.iter().map(|&w| q16(w, QB)).collect(),
-            self.output_bias
-                .iter()
-                .map(|&b| (b * (QA * QB) as f32).round() as i32)
-                .collect(),
+            self.output_bias.iter().map(|&b| q32(b)).collect(),
         )
         .expect("a model of a valid width quantises to a valid network")
         .with_scale(score_scale.round() as i32)
@@ -357,10 +363,9 @@ impl Model {
     /// [`Self::quantise`] and [`Self::from_network`] give back, without the file.
     pub fn rounded(&self) -> Model {
         let grid = |values: &[f32], scale: i32| -> Vec<f32> {
-            let scale = scale as f32;
             values
                 .iter()
-                .map(|&v| (v * scale).round().clamp(-32767.0, 32767.0) / scale)
+                .map(|&v| f32::from(q16(v, scale)) / scale as f32)
                 .collect()
         };
         Model {
@@ -371,7 +376,7 @@ impl Model {
             output_bias: self
                 .output_bias
                 .iter()
-                .map(|&b| (b * (QA * QB) as f32).round() / (QA * QB) as f32)
+                .map(|&b| q32(b) as f32 / (QA * QB) as f32)
                 .collect(),
         }
     }
