@@ -151,6 +151,13 @@ impl<'a> Searcher<'a> {
             }
             if self.ctx.multipv > 1 {
                 self.complete_lines(depth);
+                if self.ctx.stopped()
+                    && let Some(lines) = finished.take()
+                {
+                    // Stopped while completing them: the last finished lines stand.
+                    self.td.root_moves = lines;
+                    break;
+                }
                 finished = Some(self.td.root_moves.clone());
             }
             self.report(depth);
