@@ -101,3 +101,65 @@ impl Searcher<'_> {
         (searched && !self.ctx.stopped() && !rest.is_empty()).then(|| rest.clone())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::tt::TtEntry;
+
+    /// A table holding `moves` as the best moves along the line they make from `root`.
+    fn table_of(root: &Position, moves: &[&str]) -> TranspositionTable {
+        let tt = TranspositionTable::new(1);
+        let mut pos = root.clone();
+        for uci in moves {
+            let m = pos.parse_uci(uci).unwrap();
+            let entry = TtEntry {
+                mv: Some(m),
+                value: 0,
+                eval: 0,
+                depth: 5,
+                bound: Bound::Exact,
+            };
+            tt.store(pos.hash(), 0, entry);
+            pos.play_unchecked(m);
+        }
+        tt
+    }
+
+    fn uci(root: &Position, line: &[Move]) -> Vec<String> {
+        let mut pos = root.clone();
+        line.iter()
+            .map(|&m| {
+                let text = pos.uci(m);
+                pos.play_unchecked(m);
+                text
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_short_line_goes_on_with_the_tables_moves_up_to_its_depth() {
+        let root = Position::startpos();
+        let tt = table_of(&root, &["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]);
+        let pv = [root.parse_uci("e2e4").unwrap()];
+        assert_eq!(
+            uci(&root, &full_line(&tt, &root, &pv, 4)),
+            ["e2e4", "e7e5", "g1f3", "b8c6"]
+        );
+        // No longer than the table knows, and a line already long enough is left alone.
+        assert_eq!(full_line(&tt, &root, &pv, 20).len(), 6);
+        assert_eq!(full_line(&tt, &root, &pv, 1), pv);
+    }
+
+    #[test]
+    fn the_continuation_stops_before_a_repetition() {
+        let root = Position::startpos();
+        // Knights out and back: the fourth move would return to the start.
+        let tt = table_of(&root, &["g1f3", "g8f6", "f3g1", "f6g8"]);
+        let pv = [root.parse_uci("g1f3").unwrap()];
+        assert_eq!(
+            uci(&root, &full_line(&tt, &root, &pv, 10)),
+            ["g1f3", "g8f6", "f3g1"]
+        );
+    }
+}
