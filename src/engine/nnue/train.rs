@@ -300,6 +300,23 @@ mod tests {
             .collect()
     }
 
+    /// Trains `model` on `data` with `config`; the last epoch's report.
+    fn train_to_the_end(
+        model: &mut Model,
+        data: &[TrainingRecord],
+        config: &TrainConfig,
+    ) -> EpochReport {
+        let mut last = None;
+        train(
+            model,
+            data.to_vec(),
+            config,
+            |_, _| {},
+            |_, r| last = Some(r.clone()),
+        );
+        last.expect("at least one epoch")
+    }
+
     /// A network small and fast enough to learn [`records`] in a test.
     fn small_config(target: Target) -> TrainConfig {
         TrainConfig {
@@ -329,17 +346,10 @@ mod tests {
         let offsets = config.target.offsets(&data, 2);
         assert!(offsets.iter().all(|&o| o == 0.0));
         let before = evaluate_loss(&model, &data, &offsets, config.target, 2);
-        let mut last = None;
-        train(
-            &mut model,
-            data.clone(),
-            &config,
-            |_, _| {},
-            |_, r| last = Some(r.clone()),
-        );
+        let last = train_to_the_end(&mut model, &data, &config);
         let after = evaluate_loss(&model, &data, &offsets, config.target, 2);
         assert!(after < before / 4.0, "loss {before} -> {after}");
-        assert_eq!(last.map(|r| r.epoch), Some(30));
+        assert_eq!(last.epoch, 30);
 
         // The quantised network agrees with the float model to within rounding.
         let net = model.quantise(config.target.score_scale);
@@ -372,14 +382,7 @@ mod tests {
         let offsets = vec![0.0; data.len()];
         let mut model = Model::new(config.hidden, config.buckets, 3);
         let before = evaluate_loss(&model.rounded(), &data, &offsets, config.target, 2);
-        let mut last = None;
-        train(
-            &mut model,
-            data.clone(),
-            &config,
-            |_, _| {},
-            |_, r| last = Some(r.clone()),
-        );
+        let last = train_to_the_end(&mut model, &data, &config);
         let after = evaluate_loss(&model.rounded(), &data, &offsets, config.target, 2);
         assert!(after < before / 4.0, "loss {before} -> {after}");
         // The held-out loss reported is the rounded network's, as its file will score.
@@ -391,7 +394,7 @@ mod tests {
             config.target,
             config.threads,
         );
-        assert_eq!(last.map(|r| r.validation_loss), Some(rounded_loss));
+        assert_eq!(last.validation_loss, rounded_loss);
     }
 
     #[test]
