@@ -115,10 +115,20 @@ impl NnueState {
     /// One perspective's sums from the board.
     fn recompute(net: &Network, pos: &Position, acc: &mut Accumulator, perspective: Color) {
         let i = perspective.index();
-        let columns: Vec<&[i16]> = active_features(pos, perspective, net.king_buckets())
-            .map(|f| net.feature_column(f))
-            .collect();
-        simd::add_sub_from(&mut acc.by_perspective[i], &net.feature_bias, &columns, &[]);
+        // On the stack: with king buckets this runs in search, on every king move into another
+        // bucket. A position has at most 32 pieces (`Position` refuses a 17th a side).
+        let mut columns: [&[i16]; 32] = [&[]; 32];
+        let mut n = 0;
+        for f in active_features(pos, perspective, net.king_buckets()).take(32) {
+            columns[n] = net.feature_column(f);
+            n += 1;
+        }
+        simd::add_sub_from(
+            &mut acc.by_perspective[i],
+            &net.feature_bias,
+            &columns[..n],
+            &[],
+        );
         acc.frames[i] = KingFrame::new(net.king_buckets(), perspective, pos.king(perspective));
         acc.computed[i] = true;
     }
