@@ -8,3 +8,4 @@ pub mod policy;
 pub mod protocol;
 pub mod score;
 pub mod service;
+pub mod settings;

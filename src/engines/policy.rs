@@ -3,6 +3,7 @@
 //! is young enough, otherwise by search; the search, given the tables, keeps only the root moves
 //! that hold the tablebases' result.
 
+use std::ffi::OsStr;
 use std::sync::Arc;
 
 use crate::book::{Book, Variety};
@@ -84,6 +85,48 @@ impl PlayPolicy {
     pub fn seeded(mut self, seed: u64) -> PlayPolicy {
         self.rng = Rng::new(seed);
         self
+    }
+
+    /// The book a front end's options ask for: none when `own_book` is off, else `file`, or the
+    /// built-in book when it is empty. Returns what to report; a file that cannot be read is an
+    /// error, and no book is used.
+    pub fn load_book(&mut self, own_book: bool, file: &str) -> Result<String, String> {
+        self.book = None;
+        if !own_book {
+            return Ok("own book off".into());
+        }
+        let book = if file.is_empty() {
+            Book::embedded()
+        } else {
+            Book::open(file.as_ref()).map_err(|e| format!("own book not used: {e}"))?
+        };
+        let name = if file.is_empty() {
+            "built-in book"
+        } else {
+            file
+        };
+        let report = format!("own book: {name}, {} entries", book.len());
+        self.book = Some(book);
+        Ok(report)
+    }
+
+    /// The tables of a ':'-separated `path` (empty: none). Returns lines to report: the files
+    /// skipped, then what is used; a path with no usable tables is an error, and none are used.
+    pub fn load_tables(&mut self, path: &str) -> Result<Vec<String>, String> {
+        self.tables = None;
+        if path.is_empty() {
+            return Ok(vec!["tablebases off".into()]);
+        }
+        let (tables, warnings) =
+            Tablebases::open(OsStr::new(path)).map_err(|e| format!("tablebases not used: {e}"))?;
+        let mut lines: Vec<String> = warnings.iter().map(|w| format!("{w}; skipped")).collect();
+        lines.push(format!(
+            "tablebases: {} files, up to {} pieces",
+            tables.files(),
+            tables.max_pieces()
+        ));
+        self.tables = Some(tables);
+        Ok(lines)
     }
 
     pub fn book(&self) -> Option<&Book> {

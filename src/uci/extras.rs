@@ -2,13 +2,9 @@
 //! are set, then played with by the shared play policy (`engines::policy`): a book move at once
 //! at `go`, else a search that keeps the root moves holding the tables' result.
 
-use std::ffi::OsStr;
-
-use crate::book::Book;
 use crate::chess::{Move, Position};
 use crate::engine::TablebaseConfig;
 use crate::engines::policy::{BookRule, PlayPolicy};
-use crate::tablebase::Tablebases;
 
 #[derive(Default)]
 pub struct Extras {
@@ -18,24 +14,7 @@ pub struct Extras {
 impl Extras {
     /// OwnBook on: `file`, or the built-in book when it is empty. Returns what to report.
     pub fn set_book(&mut self, own_book: bool, file: &str) -> String {
-        self.policy.set_book(None);
-        if !own_book {
-            return "own book off".into();
-        }
-        if file.is_empty() {
-            let book = Book::embedded();
-            let msg = format!("own book: built-in book, {} entries", book.len());
-            self.policy.set_book(Some(book));
-            return msg;
-        }
-        match Book::open(file.as_ref()) {
-            Ok(book) => {
-                let msg = format!("own book: {file}, {} entries", book.len());
-                self.policy.set_book(Some(book));
-                msg
-            }
-            Err(e) => format!("own book not used: {e}"),
-        }
+        self.policy.load_book(own_book, file).unwrap_or_else(|e| e)
     }
 
     /// The tables registered by the last `set_tablebases`, as the search takes them.
@@ -45,24 +24,7 @@ impl Extras {
 
     /// Registers the tables of a ':'-separated path (empty: none). Returns lines to report.
     pub fn set_tablebases(&mut self, path: &str) -> Vec<String> {
-        self.policy.set_tables(None);
-        if path.is_empty() {
-            return vec!["tablebases off".into()];
-        }
-        match Tablebases::open(OsStr::new(path)) {
-            Ok((tables, warnings)) => {
-                let mut lines: Vec<String> =
-                    warnings.iter().map(|w| format!("{w}; skipped")).collect();
-                lines.push(format!(
-                    "tablebases: {} files, up to {} pieces",
-                    tables.files(),
-                    tables.max_pieces()
-                ));
-                self.policy.set_tables(Some(tables));
-                lines
-            }
-            Err(e) => vec![format!("tablebases not used: {e}")],
-        }
+        self.policy.load_tables(path).unwrap_or_else(|e| vec![e])
     }
 
     /// A weighted-random book move, if the book knows the position (`plies` into the game).

@@ -232,11 +232,11 @@ impl Session {
                 OptionChange::Book => {
                     let msg = self
                         .extras
-                        .set_book(self.options.own_book, &self.options.book_file);
+                        .set_book(self.options.shared.own_book, &self.options.shared.book_file);
                     self.info(&msg);
                 }
                 OptionChange::Tablebases => {
-                    for line in self.extras.set_tablebases(&self.options.syzygy_path) {
+                    for line in self.extras.set_tablebases(&self.options.shared.syzygy_path) {
                         self.info(&line);
                     }
                     self.update_tablebases();
@@ -249,10 +249,8 @@ impl Session {
 
     /// Hands the tables and their settings to the engine (after the running search).
     fn update_tablebases(&mut self) {
-        let config = self.extras.search_tables(
-            self.options.syzygy_probe_depth as i32,
-            self.options.syzygy_50_move_rule,
-        );
+        let shared = &self.options.shared;
+        let config = self.extras.search_tables(shared.probe_depth, shared.rule50);
         self.queue(PendingChange::Tablebases(config));
     }
 

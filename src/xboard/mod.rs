@@ -21,6 +21,7 @@ use crate::engine::{
 use crate::engines::cecp::parse_move;
 use crate::engines::policy::{BookRule, PlayPolicy};
 use crate::engines::protocol::read_lines;
+use crate::engines::settings::{self, Settings};
 
 const NAME: &str = concat!("kibitzer ", env!("CARGO_PKG_VERSION"));
 
@@ -84,7 +85,7 @@ struct State {
     tc: TimeControl,
     policy: PlayPolicy,
     last: LastInfo,
-    options: options::Values,
+    options: Settings,
 }
 
 /// The `kibitzer xboard` session.
@@ -101,7 +102,7 @@ impl Session {
     pub fn new(out: Output) -> Session {
         let (engine, events) = Engine::new(EngineOptions::default());
         let state = Arc::new(Mutex::new(State {
-            options: options::Values::new(engine.options()),
+            options: Settings::new(engine.options()),
             engine,
             out,
             start: Position::startpos(),
@@ -633,28 +634,38 @@ impl State {
         }
     }
 
+    /// `option NAME[=VALUE]`, and `memory`, `cores` and `egtpath syzygy` for the options they
+    /// stand for. An unknown option is an error of the command; a value that cannot be used is
+    /// told to the user.
     fn option(&mut self, word: &str, rest: &str) {
-        let change = match word {
-            "memory" => self.options.set("Hash", rest),
-            "cores" => self.options.set("Threads", rest),
+        let (name, value) = match word {
+            "memory" => ("Hash", rest),
+            "cores" => ("Threads", rest),
             "egtpath" => match rest.split_once(' ') {
-                Some(("syzygy", path)) => self.options.set("Syzygy Path", path),
-                _ => Err(format!("egtpath: only syzygy tables: {rest}")),
+                Some(("syzygy", path)) => ("Syzygy Path", path),
+                _ => {
+                    let e = format!("egtpath: only syzygy tables: {rest}");
+                    return self.out.line(&format!("Error ({e}): {word} {rest}"));
+                }
             },
-            _ => match rest.split_once('=') {
-                Some((name, value)) => self.options.set(name.trim(), value.trim()),
-                None => self.options.set(rest.trim(), ""),
-            },
+            _ => rest.split_once('=').unwrap_or((rest, "")),
         };
-        match change {
-            Ok(change) => {
+        let name = name.trim();
+        let Some(declared) = settings::find(name, false) else {
+            let e = format!("no option '{name}'");
+            return self.out.line(&format!("Error ({e}): {word} {rest}"));
+        };
+        match self.options.set(declared, name, Some(value)) {
+            Ok(effect) => {
                 self.drop_searches();
                 self.engine.wait();
-                if let Err(e) = change.apply(&mut self.engine, &mut self.policy, &self.options) {
+                let applied =
+                    options::apply(effect, &mut self.engine, &mut self.policy, &self.options);
+                if let Err(e) = applied {
                     self.out.line(&format!("tellusererror {e}"));
                 }
             }
-            Err(e) => self.out.line(&format!("Error ({e}): {word} {rest}")),
+            Err(e) => self.out.line(&format!("tellusererror {e}")),
         }
     }
 }

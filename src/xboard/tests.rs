@@ -60,6 +60,7 @@ fn handshake_features_ping_and_bad_input() {
             "level 40 x 0",
             "sd banana",
             "option Warp=9",
+            "option Hash=0",
             "variant crazyhouse",
             "setboard not a fen",
             "undo",
@@ -75,6 +76,10 @@ fn handshake_features_ping_and_bad_input() {
     assert!(text.contains("Error (expected a depth): sd banana"));
     assert!(
         text.contains("Error (no option 'Warp'): option Warp=9"),
+        "{text}"
+    );
+    assert!(
+        text.contains("tellusererror option Hash: 0 is outside 1..65536"),
         "{text}"
     );
     assert!(text.contains("Error (variant not supported): crazyhouse"));
