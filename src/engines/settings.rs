@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use crate::engine::{
-    DEFAULT_ELO, DEFAULT_HCE_SHARE, EngineOptions, Evaluation, MAX_ELO, MAX_HASH_MB,
+    DEFAULT_ELO, DEFAULT_HCE_SHARE, Engine, EngineOptions, Evaluation, MAX_ELO, MAX_HASH_MB,
     MAX_MOVE_OVERHEAD_MS, MAX_THREADS, MIN_ELO,
 };
 use crate::engines::policy::{MAX_PROBE_DEPTH, PROBE_DEPTH, RULE50};
@@ -165,18 +165,50 @@ pub fn find(name: &str, uci: bool) -> Option<Declaration> {
 /// What a change asks of the engine, the book or the tables (the new values are in `Settings`).
 #[derive(Clone, PartialEq, Debug)]
 pub enum Effect {
-    Hash(usize),
-    Threads(usize),
-    MoveOverhead(Duration),
-    ClearHash,
-    Strength(Option<u32>),
+    Engine(EngineChange),
     /// SyzygyPath changed: reopen the tables.
     Tables,
     /// The probe depth or the 50-move rule changed.
     TableSettings,
     /// OwnBook or BookFile changed: reload the book.
     Book,
+}
+
+/// A change the engine makes itself, when it is idle.
+#[derive(Clone, PartialEq, Debug)]
+pub enum EngineChange {
+    Hash(usize),
+    Threads(usize),
+    MoveOverhead(Duration),
+    ClearHash,
+    Strength(Option<u32>),
     Evaluation(Evaluation),
+}
+
+impl EngineChange {
+    /// Makes the change on an idle engine; what could not be done comes back as a message.
+    pub fn apply(self, engine: &mut Engine) -> Result<(), String> {
+        match self {
+            EngineChange::Hash(mb) => {
+                let kept = engine.options().hash_mb;
+                return engine
+                    .set_hash(mb)
+                    .map_err(|e| format!("Hash {mb}: {e}; keeping {kept} MiB"));
+            }
+            EngineChange::Threads(n) => engine.set_threads(n),
+            EngineChange::MoveOverhead(d) => engine.set_move_overhead(d),
+            EngineChange::ClearHash => engine.clear_hash(),
+            EngineChange::Strength(elo) => engine.set_strength(elo),
+            EngineChange::Evaluation(e) => engine.set_evaluation(e),
+        }
+        Ok(())
+    }
+}
+
+impl From<EngineChange> for Effect {
+    fn from(change: EngineChange) -> Effect {
+        Effect::Engine(change)
+    }
 }
 
 /// The shared settings' values as last set.
@@ -230,10 +262,12 @@ impl Settings {
             _ => Err(format!("option {name} takes no number")),
         };
         Ok(match declared.setting {
-            Setting::Hash => Effect::Hash(number()? as usize),
-            Setting::Threads => Effect::Threads(number()? as usize),
-            Setting::MoveOverhead => Effect::MoveOverhead(Duration::from_millis(number()?)),
-            Setting::ClearHash => Effect::ClearHash,
+            Setting::Hash => EngineChange::Hash(number()? as usize).into(),
+            Setting::Threads => EngineChange::Threads(number()? as usize).into(),
+            Setting::MoveOverhead => {
+                EngineChange::MoveOverhead(Duration::from_millis(number()?)).into()
+            }
+            Setting::ClearHash => EngineChange::ClearHash.into(),
             Setting::LimitStrength => {
                 self.limit_strength = check(name, value)?;
                 self.strength()
@@ -270,7 +304,7 @@ impl Settings {
                     _ => self.hce_share = number()? as u8,
                 }
                 match self.evaluation(name) {
-                    Ok(evaluation) => Effect::Evaluation(evaluation),
+                    Ok(evaluation) => EngineChange::Evaluation(evaluation).into(),
                     Err(e) => {
                         *self = kept;
                         return Err(e);
@@ -281,7 +315,7 @@ impl Settings {
     }
 
     fn strength(&self) -> Effect {
-        Effect::Strength(self.limit_strength.then_some(self.elo))
+        EngineChange::Strength(self.limit_strength.then_some(self.elo)).into()
     }
 
     /// The evaluation the settings ask for: the network file (or the built-in one) mixed with
@@ -369,7 +403,10 @@ mod tests {
     #[test]
     fn values_are_checked_against_their_kind() {
         let mut s = Settings::new(&EngineOptions::default());
-        assert_eq!(set(&mut s, "Hash", Some(" 32 ")), Ok(Effect::Hash(32)));
+        assert_eq!(
+            set(&mut s, "Hash", Some(" 32 ")),
+            Ok(EngineChange::Hash(32).into())
+        );
         for bad in [None, Some(""), Some("0"), Some("lots"), Some("-5")] {
             let err = set(&mut s, "Hash", bad).unwrap_err();
             assert!(err.starts_with("option Hash"), "{err}");
@@ -384,7 +421,7 @@ mod tests {
         set(&mut s, "UCI_Elo", Some("2000")).unwrap();
         assert_eq!(
             set(&mut s, "Limit Strength", Some("true")),
-            Ok(Effect::Strength(Some(2000)))
+            Ok(EngineChange::Strength(Some(2000)).into())
         );
         assert_eq!(
             set(&mut s, "Syzygy Probe Depth", Some("5")),
@@ -398,12 +435,12 @@ mod tests {
         let mut s = Settings::new(&EngineOptions::default());
         assert_eq!(
             set(&mut s, "HandCraftedShare", Some("0")),
-            Ok(Effect::Evaluation(Evaluation::embedded().with_hce_share(0)))
+            Ok(EngineChange::Evaluation(Evaluation::embedded().with_hce_share(0)).into())
         );
         assert!(set(&mut s, "HandCraftedShare", Some("101")).is_err());
         assert_eq!(
             set(&mut s, "EvalFile", Some("<embedded>")),
-            Ok(Effect::Evaluation(Evaluation::embedded().with_hce_share(0)))
+            Ok(EngineChange::Evaluation(Evaluation::embedded().with_hce_share(0)).into())
         );
         let path = std::env::temp_dir().join(format!("kibitzer-bad-{}.nnue", std::process::id()));
         std::fs::write(&path, [0u8; 100]).unwrap();
@@ -416,11 +453,11 @@ mod tests {
         // The bad file was not kept: the next change still builds on the built-in network.
         assert_eq!(
             set(&mut s, "Use NNUE", Some("0")),
-            Ok(Effect::Evaluation(Evaluation::HandCrafted))
+            Ok(EngineChange::Evaluation(Evaluation::HandCrafted).into())
         );
         assert_eq!(
             set(&mut s, "UseNNUE", Some("true")),
-            Ok(Effect::Evaluation(Evaluation::embedded().with_hce_share(0)))
+            Ok(EngineChange::Evaluation(Evaluation::embedded().with_hce_share(0)).into())
         );
     }
 }

@@ -18,6 +18,7 @@ use crate::engine::{
     Bound, Clock, Engine, EngineOptions, Limit, SearchEvent, SearchInfo, SearchLimits,
 };
 use crate::engines::protocol::read_lines;
+use crate::engines::settings::EngineChange;
 
 pub use command::{GoParams, StartPosition, UciCommand, UciError};
 use extras::Extras;
@@ -220,9 +221,9 @@ impl Session {
         match self.options.set(name, value) {
             Err(e) => self.info(&e),
             Ok(change) => match change {
-                OptionChange::Engine(PendingChange::Evaluation(e)) => {
+                OptionChange::Engine(PendingChange::Setting(EngineChange::Evaluation(e))) => {
                     self.info(&format!("evaluation: {e}"));
-                    self.queue(PendingChange::Evaluation(e));
+                    self.queue(PendingChange::Setting(EngineChange::Evaluation(e)));
                 }
                 OptionChange::Engine(c) => self.queue(c),
                 OptionChange::Chess960(on) => {

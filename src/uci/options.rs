@@ -1,22 +1,16 @@
 //! The UCI options: their declarations, parsing `setoption` values, and what each change does.
 //! The settings xboard offers too come from `engines::settings`; this adds UCI's own.
 
-use std::time::Duration;
-
-use crate::engine::{Engine, EngineOptions, Evaluation, MAX_MULTIPV, TablebaseConfig};
-use crate::engines::settings::{self, Effect, Kind, Settings};
+use crate::engine::{Engine, EngineOptions, MAX_MULTIPV, TablebaseConfig};
+use crate::engines::settings::{self, Effect, EngineChange, Kind, Settings};
 
 /// A change that needs an idle engine (applied when the running search ends).
 #[derive(Clone, PartialEq, Debug)]
 pub enum PendingChange {
-    Hash(usize),
-    Threads(usize),
+    /// One of the settings xboard offers too.
+    Setting(EngineChange),
     MultiPv(usize),
-    MoveOverhead(Duration),
-    Strength(Option<u32>),
-    ClearHash,
     NewGame,
-    Evaluation(Evaluation),
     Tablebases(Option<TablebaseConfig>),
 }
 
@@ -24,19 +18,9 @@ impl PendingChange {
     /// Applies the change; what could not be done comes back as a message for the GUI.
     pub fn apply(self, engine: &mut Engine) -> Result<(), String> {
         match self {
-            PendingChange::Hash(mb) => {
-                let kept = engine.options().hash_mb;
-                return engine
-                    .set_hash(mb)
-                    .map_err(|e| format!("Hash {mb}: {e}; keeping {kept} MiB"));
-            }
-            PendingChange::Threads(n) => engine.set_threads(n),
+            PendingChange::Setting(change) => return change.apply(engine),
             PendingChange::MultiPv(n) => engine.set_multipv(n),
-            PendingChange::MoveOverhead(d) => engine.set_move_overhead(d),
-            PendingChange::Strength(elo) => engine.set_strength(elo),
-            PendingChange::ClearHash => engine.clear_hash(),
             PendingChange::NewGame => engine.new_game(),
-            PendingChange::Evaluation(e) => engine.set_evaluation(e),
             PendingChange::Tablebases(t) => engine.set_tablebases(t),
         }
         Ok(())
@@ -127,12 +111,7 @@ impl Values {
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<OptionChange, String> {
         if let Some(declared) = settings::find(name, true) {
             return Ok(match self.shared.set(declared, name, value)? {
-                Effect::Hash(mb) => OptionChange::Engine(PendingChange::Hash(mb)),
-                Effect::Threads(n) => OptionChange::Engine(PendingChange::Threads(n)),
-                Effect::MoveOverhead(d) => OptionChange::Engine(PendingChange::MoveOverhead(d)),
-                Effect::ClearHash => OptionChange::Engine(PendingChange::ClearHash),
-                Effect::Strength(elo) => OptionChange::Engine(PendingChange::Strength(elo)),
-                Effect::Evaluation(e) => OptionChange::Engine(PendingChange::Evaluation(e)),
+                Effect::Engine(change) => OptionChange::Engine(PendingChange::Setting(change)),
                 Effect::Tables => OptionChange::Tablebases,
                 Effect::TableSettings => OptionChange::TablebaseSettings,
                 Effect::Book => OptionChange::Book,
@@ -226,12 +205,16 @@ mod tests {
         assert!(v.set("Nonsense", Some("1")).is_err());
         assert_eq!(
             v.set("hash", Some("32")),
-            Ok(OptionChange::Engine(PendingChange::Hash(32)))
+            Ok(OptionChange::Engine(PendingChange::Setting(
+                EngineChange::Hash(32)
+            )))
         );
         v.set("UCI_Elo", Some("2000")).unwrap();
         assert_eq!(
             v.set("UCI_LimitStrength", Some("true")),
-            Ok(OptionChange::Engine(PendingChange::Strength(Some(2000))))
+            Ok(OptionChange::Engine(PendingChange::Setting(
+                EngineChange::Strength(Some(2000))
+            )))
         );
     }
 }

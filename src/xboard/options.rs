@@ -32,22 +32,17 @@ pub fn apply(
     settings: &Settings,
 ) -> Result<(), String> {
     match effect {
-        Effect::Hash(mb) => engine.set_hash(mb).map_err(|e| e.to_string())?,
-        Effect::Threads(n) => engine.set_threads(n),
-        Effect::MoveOverhead(overhead) => engine.set_move_overhead(overhead),
-        Effect::ClearHash => engine.clear_hash(),
-        Effect::Strength(elo) => engine.set_strength(elo),
-        Effect::Evaluation(evaluation) => engine.set_evaluation(evaluation),
+        Effect::Engine(change) => change.apply(engine)?,
         Effect::Book => {
             policy.load_book(settings.own_book, &settings.book_file)?;
         }
-        Effect::Tables | Effect::TableSettings => {
-            let loaded = match effect {
-                Effect::Tables => policy.load_tables(&settings.syzygy_path).map(drop),
-                _ => Ok(()),
-            };
+        Effect::Tables => {
+            let loaded = policy.load_tables(&settings.syzygy_path);
             engine.set_tablebases(policy.search_tables(settings.probe_depth, settings.rule50));
             loaded?;
+        }
+        Effect::TableSettings => {
+            engine.set_tablebases(policy.search_tables(settings.probe_depth, settings.rule50));
         }
     }
     Ok(())
