@@ -175,8 +175,9 @@ fn value_from_tt(value: i32, ply: usize) -> i32 {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` MiB (at least one bucket). Fails, rather than aborting the process, when the machine cannot
-    /// hold it: more than its physical memory, or an allocation the system refuses.
+    /// A table of about `mb` MiB (at least one bucket). Fails, rather than aborting the
+    /// process, when the machine cannot hold it: more than its physical memory, or an allocation
+    /// the system refuses.
     pub fn try_new(mb: usize) -> Result<TranspositionTable, HashSizeError> {
         check_hash_size(mb)?;
         let count = (mb * 1024 * 1024 / size_of::<Bucket>()).max(1);

@@ -43,11 +43,6 @@ fn q16(x: f32, scale: i32) -> i16 {
     (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16
 }
 
-/// An output bias as the network file stores it, in units of `QA * QB`.
-fn q32(bias: f32) -> i32 {
-    (bias * (QA * QB) as f32).round() as i32
-}
-
 /// Uniform in [-limit, limit].
 fn uniform(rng: &mut Rng, limit: f32) -> f32 {
     let unit = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
@@ -353,32 +348,19 @@ impl Model {
             self.feature_weights.iter().map(|&w| q16(w, QA)).collect(),
             self.feature_bias.iter().map(|&b| q16(b, QA)).collect(),
             self.output_weights.iter().map(|&w| q16(w, QB)).collect(),
-            self.output_bias.iter().map(|&b| q32(b)).collect(),
+            self.output_bias
+                .iter()
+                .map(|&b| (b * (QA * QB) as f32).round() as i32)
+                .collect(),
         )
         .expect("a model of a valid width quantises to a valid network")
         .with_scale(score_scale.round() as i32)
     }
 
-    /// This model with every weight and bias on the grid its network file stores it on: what
-    /// [`Self::quantise`] and [`Self::from_network`] give back, without the file.
+    /// This model with every weight and bias on the grid its network file stores it on: the
+    /// file, read back (the output scale plays no part in the weights).
     pub fn rounded(&self) -> Model {
-        let grid = |values: &[f32], scale: i32| -> Vec<f32> {
-            values
-                .iter()
-                .map(|&v| f32::from(q16(v, scale)) / scale as f32)
-                .collect()
-        };
-        Model {
-            hidden: self.hidden,
-            feature_weights: grid(&self.feature_weights, QA),
-            feature_bias: grid(&self.feature_bias, QA),
-            output_weights: grid(&self.output_weights, QB),
-            output_bias: self
-                .output_bias
-                .iter()
-                .map(|&b| q32(b) as f32 / (QA * QB) as f32)
-                .collect(),
-        }
+        Model::from_network(&self.quantise(1.0))
     }
 
     /// The float model a quantised network rounds back to: how training warm-starts from a

@@ -233,16 +233,9 @@ pub fn train(
                 .iter()
                 .map(|&i| (&records[i as usize], offsets[i as usize]))
                 .collect();
-            let grads = if config.rounded_forward {
-                batch_gradients(
-                    &model.rounded(),
-                    &batch_records,
-                    config.target,
-                    config.threads,
-                )
-            } else {
-                batch_gradients(model, &batch_records, config.target, config.threads)
-            };
+            let rounded = config.rounded_forward.then(|| model.rounded());
+            let forward = rounded.as_ref().unwrap_or(model);
+            let grads = batch_gradients(forward, &batch_records, config.target, config.threads);
             loss_sum += grads.loss;
             optimizer.update(
                 model,
