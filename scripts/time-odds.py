@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""A UCI engine told only a share of its clock, for time-odds matches: it passes everything
-through and scales the times in each `go` (wtime, btime, winc, binc, movetime) by --share.
+"""A UCI engine that plays on a share of its clock, for time-odds matches: it passes everything
+through and tells the engine, at each `go`, the clock it would have at BASE x share + INC x share:
+its real time less the (1 - share) of the base and of the increments it has received in this
+game, and the increments scaled (movetime too).
 
 What doubling the thinking time is worth, the yardstick for two threads against one:
 
@@ -8,26 +10,59 @@ What doubling the thinking time is worth, the yardstick for two threads against 
         --e2 python3 --e2-arg scripts/time-odds.py --e2-arg=--share --e2-arg 0.5 \
         --e2-arg target/release/kibitzer --e2-arg uci --tc 20+0.2 ...
 
-The match's clock is the full one for both sides; the proxied engine spends as if it had the
-share of it, so it never loses on time for the odds.
+The match's clock is the full one for both sides; the proxied engine spends as if it had its
+share, so it never loses on time for the odds. A game starts at `ucinewgame`: the first `go` after
+it gives the base, and each later `go` follows one more increment.
 """
 import argparse
 import subprocess
 import sys
 import threading
 
-SCALED = {"wtime", "btime", "winc", "binc", "movetime"}
 
+class Game:
+    """What the proxy knows of the game in progress: whose turn, the base, the moves made."""
 
-def scale_go(line, share):
-    words = line.split()
-    for i in range(1, len(words) - 1):
-        if words[i] in SCALED:
-            try:
-                words[i + 1] = str(max(1, int(int(words[i + 1]) * share)))
-            except ValueError:
-                pass  # not a number: the engine answers it as it would have
-    return " ".join(words)
+    def __init__(self, share):
+        self.share = share
+        self.base = None
+        self.moves_made = 0
+        self.white_to_move = True
+
+    def position(self, line):
+        words = line.split()
+        white = True
+        if len(words) > 2 and words[1] == "fen" and len(words) > 3:
+            white = words[3] != "b"
+        moves = len(words) - words.index("moves") - 1 if "moves" in words else 0
+        self.white_to_move = white == (moves % 2 == 0)
+
+    def go(self, line):
+        words = line.split()
+        values = {}
+        for i in range(1, len(words) - 1):
+            if words[i] in ("wtime", "btime", "winc", "binc", "movetime"):
+                try:
+                    values[words[i]] = int(words[i + 1])
+                except ValueError:
+                    pass  # not a number: the engine answers it as it would have
+        ours, theirs = ("wtime", "btime") if self.white_to_move else ("btime", "wtime")
+        our_inc = values.get("winc" if self.white_to_move else "binc", 0)
+        if ours in values:
+            if self.base is None:
+                self.base = values[ours]
+            given = self.base + self.moves_made * our_inc
+            values[ours] = values[ours] - round((1 - self.share) * given)
+        if theirs in values:
+            values[theirs] = values[theirs] * self.share
+        for key in ("winc", "binc", "movetime"):
+            if key in values:
+                values[key] = values[key] * self.share
+        self.moves_made += 1
+        for i in range(1, len(words) - 1):
+            if words[i] in values:
+                words[i + 1] = str(max(1, int(values[words[i]])))
+        return " ".join(words)
 
 
 def main():
@@ -39,10 +74,17 @@ def main():
         parser.error("an engine and a share in (0, 1] are needed")
     engine = subprocess.Popen(args.engine, stdin=subprocess.PIPE, stdout=sys.stdout, text=True)
 
+    game = Game(args.share)
+
     def forward():
+        nonlocal game
         for line in sys.stdin:
-            if line.startswith("go"):
-                line = scale_go(line, args.share) + "\n"
+            if line.startswith("ucinewgame"):
+                game = Game(args.share)
+            elif line.startswith("position"):
+                game.position(line)
+            elif line.startswith("go"):
+                line = game.go(line) + "\n"
             engine.stdin.write(line)
             engine.stdin.flush()
         engine.stdin.close()
