@@ -221,11 +221,12 @@ impl Session {
         match self.options.set(name, value) {
             Err(e) => self.info(&e),
             Ok(change) => match change {
-                OptionChange::Engine(PendingChange::Setting(EngineChange::Evaluation(e))) => {
-                    self.info(&format!("evaluation: {e}"));
-                    self.queue(PendingChange::Setting(EngineChange::Evaluation(e)));
+                OptionChange::Engine(c) => {
+                    if let PendingChange::Setting(EngineChange::Evaluation(e)) = &c {
+                        self.info(&format!("evaluation: {e}"));
+                    }
+                    self.queue(c);
                 }
-                OptionChange::Engine(c) => self.queue(c),
                 OptionChange::Chess960(on) => {
                     self.print.chess960.store(on, Ordering::Relaxed);
                 }
