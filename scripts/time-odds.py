@@ -19,6 +19,8 @@ import subprocess
 import sys
 import threading
 
+CLOCK_FIELDS = ("wtime", "btime", "winc", "binc", "movetime")
+
 
 class Game:
     """What the proxy knows of the game in progress: whose turn, the base, the moves made."""
@@ -31,37 +33,32 @@ class Game:
 
     def position(self, line):
         words = line.split()
-        white = True
-        if len(words) > 2 and words[1] == "fen" and len(words) > 3:
-            white = words[3] != "b"
+        white = not (len(words) > 3 and words[1] == "fen" and words[3] == "b")
         moves = len(words) - words.index("moves") - 1 if "moves" in words else 0
         self.white_to_move = white == (moves % 2 == 0)
 
     def go(self, line):
         words = line.split()
         values = {}
-        for i in range(1, len(words) - 1):
-            if words[i] in ("wtime", "btime", "winc", "binc", "movetime"):
+        for field, value in zip(words[1:], words[2:]):
+            if field in CLOCK_FIELDS:
                 try:
-                    values[words[i]] = int(words[i + 1])
+                    values[field] = int(value)
                 except ValueError:
                     pass  # not a number: the engine answers it as it would have
-        ours, theirs = ("wtime", "btime") if self.white_to_move else ("btime", "wtime")
+        # All told at the share, but our own time: the real one less what the share never gave.
+        told = {field: value * self.share for field, value in values.items()}
+        ours = "wtime" if self.white_to_move else "btime"
         our_inc = values.get("winc" if self.white_to_move else "binc", 0)
         if ours in values:
             if self.base is None:
                 self.base = values[ours]
             given = self.base + self.moves_made * our_inc
-            values[ours] = values[ours] - round((1 - self.share) * given)
-        if theirs in values:
-            values[theirs] = values[theirs] * self.share
-        for key in ("winc", "binc", "movetime"):
-            if key in values:
-                values[key] = values[key] * self.share
+            told[ours] = values[ours] - (1 - self.share) * given
         self.moves_made += 1
         for i in range(1, len(words) - 1):
-            if words[i] in values:
-                words[i + 1] = str(max(1, int(values[words[i]])))
+            if words[i] in told:
+                words[i + 1] = str(max(1, round(told[words[i]])))
         return " ".join(words)
 
 
