@@ -271,3 +271,67 @@ fn a_damaged_games_file_is_an_error_naming_it() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A signal stops `datagen` after the games in flight are written: the file reads whole and
+/// the next run appends to it without dropping anything.
+#[cfg(unix)]
+#[test]
+fn datagen_stopped_by_a_signal_leaves_whole_games() {
+    use std::process::{Command, Stdio};
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("games.kbg");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+        .args([
+            "datagen",
+            "--out",
+            "games.kbg",
+            "--nodes",
+            "300",
+            "--threads",
+            "2",
+            "--seed",
+            "11",
+            "--positions",
+            "100000000",
+        ])
+        .current_dir(dir.path())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while std::fs::metadata(&file).map_or(0, |m| m.len()) < 200
+        && start.elapsed() < Duration::from_secs(60)
+    {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("stopped by a signal"), "{said}");
+
+    let stats = text(&kibitzer(&["data", "stats", "games.kbg"], dir.path()));
+    let positions = number_after(&stats, "games.kbg:");
+    assert!(positions > 0, "{stats}");
+    let resumed = text(&kibitzer(
+        &[
+            "datagen",
+            "--out",
+            "games.kbg",
+            "--nodes",
+            "300",
+            "--threads",
+            "1",
+            "--positions",
+            &(positions + 1).to_string(),
+        ],
+        dir.path(),
+    ));
+    assert!(!resumed.contains("torn"), "{resumed}");
+}

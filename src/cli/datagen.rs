@@ -115,6 +115,9 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<()> {
         format.name()
     );
 
+    // A signal ends the run after the games in flight are written: a half-written game would
+    // leave a file that no reader takes.
+    super::interrupt::finish_work_on_signal();
     let writer = Mutex::new(BufWriter::new(file));
     let count = AtomicU64::new(existing);
     let bar = ProgressBar::new(args.positions).with_style(
@@ -141,16 +144,21 @@ pub fn run(args: DatagenArgs) -> anyhow::Result<()> {
         }
         let total = count.fetch_add(records.len() as u64, Ordering::Relaxed) + records.len() as u64;
         bar.set_position(total);
-        total < args.positions
+        total < args.positions && !super::interrupt::interrupted()
     });
     bar.finish();
     if let Some(e) = write_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(e).with_context(|| format!("writing {}", args.out.display()));
     }
     eprintln!(
-        "{} positions in {}",
+        "{} positions in {}{}",
         count.load(Ordering::Relaxed),
-        args.out.display()
+        args.out.display(),
+        if super::interrupt::interrupted() {
+            " (stopped by a signal after the games in flight)"
+        } else {
+            ""
+        }
     );
     Ok(())
 }
