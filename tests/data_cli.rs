@@ -282,7 +282,7 @@ fn datagen_stopped_by_a_signal_leaves_whole_games() {
 
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("games.kbg");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
+    let child = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
         .args([
             "datagen",
             "--out",

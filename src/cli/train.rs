@@ -55,7 +55,8 @@ pub struct TrainArgs {
     validation: f64,
     #[arg(long, default_value_t = 0.01)]
     weight_decay: f32,
-    /// Do not add each position with the a- and h-files swapped.
+    /// Do not add each position with the a- and h-files swapped (with king buckets it never
+    /// is: each side's board is mirrored to its king's half, so a swapped position is the same).
     #[arg(long)]
     no_mirror: bool,
     /// Train through the file's rounding: each batch's gradients are taken on the weights as
@@ -220,7 +221,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         config.hidden,
         config.buckets,
         records.len(),
-        if config.mirror {
+        if config.mirror && model.king_buckets() == 1 {
             " and their mirrors"
         } else {
             ""

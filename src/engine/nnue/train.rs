@@ -26,7 +26,8 @@ pub struct TrainConfig {
     /// Share of the positions held out for validation: the last ones, so that they come from
     /// games the training never saw.
     pub validation_fraction: f32,
-    /// Also train on every position with the a- and h-files swapped.
+    /// Also train on every position with the a- and h-files swapped (networks without king
+    /// buckets only: with them, the swapped position has the same features).
     pub mirror: bool,
     /// Take each batch's gradients on the weights rounded as the network file stores them, and
     /// apply them to the float weights (a straight-through estimate): the network learns to
@@ -203,7 +204,9 @@ pub fn train(
     let mut rng = Rng::new(config.seed);
     let validation_len = held_out_len(records.len(), config.validation_fraction);
     let validation = records.split_off(records.len() - validation_len);
-    if config.mirror {
+    // With king buckets a mirrored position has the same features (each side's board is
+    // mirrored to its king's half anyway): mirroring would only repeat every position.
+    if config.mirror && model.king_buckets() == 1 {
         let mirrored: Vec<TrainingRecord> = records.iter().map(TrainingRecord::mirrored).collect();
         records.extend(mirrored);
     }
@@ -363,6 +366,24 @@ mod tests {
         // The winning side to move is seen as winning.
         assert!(model.forward(&data[0]) > 0.5);
         assert!(model.forward(&data[2]) < -0.5);
+    }
+
+    #[test]
+    fn king_bucket_networks_train_on_each_position_once() {
+        let data = records();
+        // A mirrored position has the same features, so mirroring only repeated positions:
+        // with it on or off, the same network comes out.
+        let trained = |mirror| {
+            let config = TrainConfig {
+                mirror,
+                epochs: 3,
+                ..small_config(TrainConfig::default().target)
+            };
+            let mut model = Model::new(config.hidden, config.buckets, 3).with_king_buckets(4);
+            train_to_the_end(&mut model, &data, &config);
+            model
+        };
+        assert_eq!(trained(true), trained(false));
     }
 
     #[test]
