@@ -4,8 +4,8 @@ an EPD file, set at a given move number, searched as the first move of a new gam
 clock. For comparing the time allocation with another engine's (SEARCH.md, "Time use at
 blitz").
 
-    python3 scripts/first-move-time.py --tc 300+3 -- target/release/kibitzer uci
-    python3 scripts/first-move-time.py --tc 300+3 -- /usr/games/stockfish
+    python3 scripts/first-move-time.py --base 300 --inc 3 -- target/release/kibitzer uci
+    python3 scripts/first-move-time.py --base 300 --inc 3 -- /usr/games/stockfish
 """
 import argparse
 import sys
@@ -16,14 +16,6 @@ try:
     import chess.engine
 except ImportError:
     sys.exit("needs python-chess: pip install chess")
-
-
-def parse_tc(text):
-    try:
-        base, inc = text.split("+") if "+" in text else (text, "0")
-        return float(base), float(inc)
-    except ValueError:
-        sys.exit(f"--tc: expected BASE+INC in seconds, got {text!r}")
 
 
 def read_positions(path, count, move):
@@ -52,14 +44,15 @@ def read_positions(path, count, move):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--tc", default="300+3", help="BASE+INC in seconds (default 300+3)")
+    ap.add_argument("--base", type=float, default=300, help="clock in seconds (default 300)")
+    ap.add_argument("--inc", type=float, default=3, help="increment in seconds (default 3)")
     ap.add_argument("--epd", default="../shared/openings/openings.epd")
     ap.add_argument("--positions", type=int, default=4)
     ap.add_argument("--move", type=int, default=8, help="move number the positions are set at")
     ap.add_argument("--hash", type=int, default=64)
     ap.add_argument("engine", nargs="+", help="the engine's command and arguments")
     args = ap.parse_args()
-    base, inc = parse_tc(args.tc)
+    base, inc = args.base, args.inc
     boards = read_positions(args.epd, args.positions, args.move)
 
     engine = chess.engine.SimpleEngine.popen_uci(args.engine)

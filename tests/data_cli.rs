@@ -50,29 +50,31 @@ fn number_after(text: &str, what: &str) -> u64 {
         .unwrap_or_else(|| panic!("a number after {what} in {text}"))
 }
 
+/// `datagen` into games.kbg at 300 nodes a move on one thread (unless `more` says otherwise)
+/// until it holds `positions`.
+fn datagen_args<'a>(positions: &'a str, more: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "datagen",
+        "--out",
+        "games.kbg",
+        "--nodes",
+        "300",
+        "--positions",
+        positions,
+    ];
+    if !more.contains(&"--threads") {
+        args.extend(["--threads", "1"]);
+    }
+    args.extend_from_slice(more);
+    args
+}
+
 #[test]
 fn games_are_written_resumed_counted_converted_and_trained_on() {
     let dir = std::env::temp_dir().join(format!("kibitzer-data-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let datagen = |positions: &str| {
-        kibitzer(
-            &[
-                "datagen",
-                "--out",
-                "games.kbg",
-                "--nodes",
-                "300",
-                "--threads",
-                "1",
-                "--seed",
-                "7",
-                "--positions",
-                positions,
-            ],
-            &dir,
-        )
-    };
+    let datagen = |positions: &str| kibitzer(&datagen_args(positions, &["--seed", "7"]), &dir);
     datagen("150");
     let stats = text(&kibitzer(&["data", "stats", "games.kbg"], &dir));
     let positions = number_after(&stats, "games.kbg:");
@@ -283,19 +285,10 @@ fn datagen_stopped_by_a_signal_leaves_whole_games() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("games.kbg");
     let child = Command::new(env!("CARGO_BIN_EXE_kibitzer"))
-        .args([
-            "datagen",
-            "--out",
-            "games.kbg",
-            "--nodes",
-            "300",
-            "--threads",
-            "2",
-            "--seed",
-            "11",
-            "--positions",
+        .args(datagen_args(
             "100000000",
-        ])
+            &["--threads", "2", "--seed", "11"],
+        ))
         .current_dir(dir.path())
         .stderr(Stdio::piped())
         .spawn()
@@ -319,19 +312,7 @@ fn datagen_stopped_by_a_signal_leaves_whole_games() {
     let stats = text(&kibitzer(&["data", "stats", "games.kbg"], dir.path()));
     let positions = number_after(&stats, "games.kbg:");
     assert!(positions > 0, "{stats}");
-    let resumed = text(&kibitzer(
-        &[
-            "datagen",
-            "--out",
-            "games.kbg",
-            "--nodes",
-            "300",
-            "--threads",
-            "1",
-            "--positions",
-            &(positions + 1).to_string(),
-        ],
-        dir.path(),
-    ));
+    let more = (positions + 1).to_string();
+    let resumed = text(&kibitzer(&datagen_args(&more, &[]), dir.path()));
     assert!(!resumed.contains("torn"), "{resumed}");
 }
