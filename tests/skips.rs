@@ -28,7 +28,7 @@ fn main() -> ExitCode {
         (
             "tmux",
             on_path("tmux"),
-            "the end-to-end tests of the terminal interface (tui_tmux)",
+            "the end-to-end tests of the terminal interface (tui_tmux, tui_tmux_files)",
         ),
         (
             "/usr/games/stockfish",

@@ -28,6 +28,8 @@ pub fn read_shared(relative: &str) -> Option<String> {
 /// The crate's seeded generator: tests stay deterministic without extra crates.
 pub use kibitzer::chess::Rng;
 
+pub mod tmux;
+
 /// How many inputs each fuzz target tries: `$KIBITZER_FUZZ_ITERATIONS`, or `default` (the
 /// short run of the default suite; `scripts/fuzz-long.sh` runs a million).
 pub fn fuzz_iterations(default: usize) -> usize {
