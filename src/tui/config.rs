@@ -2,6 +2,7 @@
 //! each invalid value is reported and replaced by its default, the rest still applies.
 
 use std::fs;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
 use super::clock::TimeControl;
@@ -334,212 +335,231 @@ fn read(path: &Path) -> (Config, Vec<String>) {
 /// Parses config text; `origin` names the file in messages.
 pub fn parse(text: &str, origin: &str) -> (Config, Vec<String>) {
     let mut config = Config::default();
-    let mut errors = Vec::new();
     let table: toml::Table = match text.parse() {
         Ok(t) => t,
-        Err(e) => {
-            errors.push(format!("{origin}: {e}; using defaults"));
-            return (config, errors);
-        }
+        Err(e) => return (config, vec![format!("{origin}: {e}; using defaults")]),
     };
-    let mut bad =
-        |key: &str, why: String| errors.push(format!("{origin}: {key}: {why}; using the default"));
-    let get = |section: &str, key: &str| table.get(section).and_then(|s| s.get(key)).cloned();
+    let mut r = Reader {
+        table: &table,
+        origin,
+        errors: Vec::new(),
+    };
+    read_settings(&mut r, &mut config);
+    read_engines(&mut r, &mut config);
+    read_keys(&mut r, &mut config);
+    (config, r.errors)
+}
 
-    if let Some(v) = get("display", "ascii") {
-        match v.as_bool() {
-            Some(b) => config.ascii = b,
-            None => bad("display.ascii", format!("{v} is not true or false")),
-        }
+/// Reads one parsed config file, collecting what is wrong in it: a value that is wrong keeps
+/// its default, and says so naming the file and the key.
+struct Reader<'a> {
+    table: &'a toml::Table,
+    origin: &'a str,
+    errors: Vec<String>,
+}
+
+impl Reader<'_> {
+    fn get(&self, section: &str, key: &str) -> Option<toml::Value> {
+        self.table.get(section)?.get(key).cloned()
     }
-    if let Some(v) = get("display", "theme") {
-        match v.as_str().and_then(super::theme::by_name) {
-            Some(theme) => config.theme = theme,
-            None => bad(
-                "display.theme",
-                format!("{v} is not one of {}", super::theme::names()),
-            ),
-        }
+
+    fn error(&mut self, what: String) {
+        self.errors.push(format!("{}: {what}", self.origin));
     }
-    if let Some(v) = get("display", "coordinates") {
-        match v.as_bool() {
-            Some(b) => config.coordinates = b,
-            None => bad("display.coordinates", format!("{v} is not true or false")),
-        }
+
+    fn bad(&mut self, section: &str, key: &str, why: String) {
+        self.error(format!("{section}.{key}: {why}; using the default"));
     }
-    if let Some(v) = get("display", "piece_art") {
-        match v.as_bool() {
-            Some(b) => config.piece_art = b,
-            None => bad("display.piece_art", format!("{v} is not true or false")),
+
+    fn bool(&mut self, section: &str, key: &str) -> Option<bool> {
+        let v = self.get(section, key)?;
+        let b = v.as_bool();
+        if b.is_none() {
+            self.bad(section, key, format!("{v} is not true or false"));
         }
+        b
     }
-    if let Some(v) = get("play", "show_engine") {
-        match v.as_bool() {
-            Some(b) => config.show_engine_in_play = b,
-            None => bad("play.show_engine", format!("{v} is not true or false")),
+
+    fn int(&mut self, section: &str, key: &str, range: RangeInclusive<i64>) -> Option<i64> {
+        let v = self.get(section, key)?;
+        let i = v.as_integer().filter(|i| range.contains(i));
+        if i.is_none() {
+            let (from, to) = (range.start(), range.end());
+            self.bad(
+                section,
+                key,
+                format!("{v} is not a whole number from {from} to {to}"),
+            );
         }
+        i
     }
-    if let Some(v) = get("play", "color") {
+
+    /// A string setting; an empty one means none.
+    fn text(&mut self, section: &str, key: &str) -> Option<String> {
+        let v = self.get(section, key)?;
         match v.as_str() {
-            Some("white") => config.color = ColorChoice::White,
-            Some("black") => config.color = ColorChoice::Black,
-            Some("random") => config.color = ColorChoice::Random,
-            _ => bad(
-                "play.color",
-                format!("{v} is not \"white\", \"black\" or \"random\""),
-            ),
-        }
-    }
-    if let Some(v) = get("play", "time_control") {
-        match v.as_str().map(str::parse::<TimeControl>) {
-            Some(Ok(tc)) => config.time_control = tc,
-            Some(Err(e)) => bad("play.time_control", e.to_string()),
-            None => bad("play.time_control", format!("{v} is not a string")),
-        }
-    }
-    if let Some(v) = get("engine", "ponder") {
-        match v.as_bool() {
-            Some(b) => config.ponder = b,
-            None => bad("engine.ponder", format!("{v} is not true or false")),
-        }
-    }
-    let mut hash_error = None;
-    let mut int = |section: &str, key: &str, range: std::ops::RangeInclusive<i64>| -> Option<i64> {
-        let v = get(section, key)?;
-        match v.as_integer().filter(|i| range.contains(i)) {
-            Some(i) => Some(i),
+            Some("") => None,
+            Some(text) => Some(text.to_owned()),
             None => {
-                bad(
-                    &format!("{section}.{key}"),
-                    format!(
-                        "{v} is not a whole number from {} to {}",
-                        range.start(),
-                        range.end()
-                    ),
-                );
+                self.bad(section, key, format!("{v} is not a string"));
                 None
             }
         }
+    }
+
+    /// A setting read by `read`, which returns why the value is wrong if it is.
+    fn value<T>(
+        &mut self,
+        section: &str,
+        key: &str,
+        read: impl FnOnce(&toml::Value) -> Result<T, String>,
+    ) -> Option<T> {
+        let v = self.get(section, key)?;
+        read(&v).map_err(|why| self.bad(section, key, why)).ok()
+    }
+}
+
+/// The settings of one value each, in the order the default file lists them.
+fn read_settings(r: &mut Reader, config: &mut Config) {
+    let or_default = |slot: &mut bool, value: Option<bool>| {
+        if let Some(b) = value {
+            *slot = b;
+        }
     };
-    if let Some(i) = int(
-        "play",
-        "level",
-        1..=i64::from(crate::engines::service::MAX_LEVEL),
-    ) {
+    or_default(&mut config.ascii, r.bool("display", "ascii"));
+    let theme = r.value("display", "theme", |v| {
+        v.as_str()
+            .and_then(super::theme::by_name)
+            .ok_or_else(|| format!("{v} is not one of {}", super::theme::names()))
+    });
+    if let Some(theme) = theme {
+        config.theme = theme;
+    }
+    or_default(&mut config.coordinates, r.bool("display", "coordinates"));
+    or_default(&mut config.piece_art, r.bool("display", "piece_art"));
+    or_default(
+        &mut config.show_engine_in_play,
+        r.bool("play", "show_engine"),
+    );
+    let color = r.value("play", "color", |v| match v.as_str() {
+        Some("white") => Ok(ColorChoice::White),
+        Some("black") => Ok(ColorChoice::Black),
+        Some("random") => Ok(ColorChoice::Random),
+        _ => Err(format!("{v} is not \"white\", \"black\" or \"random\"")),
+    });
+    if let Some(color) = color {
+        config.color = color;
+    }
+    let time_control = r.value("play", "time_control", |v| match v.as_str() {
+        Some(text) => text.parse::<TimeControl>().map_err(|e| e.to_string()),
+        None => Err(format!("{v} is not a string")),
+    });
+    if let Some(tc) = time_control {
+        config.time_control = tc;
+    }
+    or_default(&mut config.ponder, r.bool("engine", "ponder"));
+    let max_level = i64::from(crate::engines::service::MAX_LEVEL);
+    if let Some(i) = r.int("play", "level", 1..=max_level) {
         config.level = i as u8;
     }
-    if let Some(i) = int("engine", "hash_mb", 1..=65_536) {
+    if let Some(i) = r.int("engine", "hash_mb", 1..=65_536) {
         match crate::engine::check_hash_size(i as usize) {
             Ok(_) => config.hash_mb = i as u32,
-            Err(e) => hash_error = Some(e),
+            Err(e) => r.bad("engine", "hash_mb", e.to_string()),
         }
     }
-    if let Some(i) = int("engine", "threads", 1..=1024) {
+    if let Some(i) = r.int("engine", "threads", 1..=1024) {
         config.threads = i as u32;
     }
-    if let Some(i) = int("engine", "multipv", 1..=10) {
+    if let Some(i) = r.int("engine", "multipv", 1..=10) {
         config.multipv = i as u32;
     }
-    if let Some(i) = int("analysis", "movetime", 10..=600_000) {
+    if let Some(i) = r.int("analysis", "movetime", 10..=600_000) {
         config.analysis_movetime_ms = i as u64;
     }
-    if let Some(i) = int("book", "depth", 0..=1000) {
+    if let Some(i) = r.int("book", "depth", 0..=1000) {
         config.book_depth = i as u32;
     }
-    if let Some(e) = hash_error {
-        bad("engine.hash_mb", e.to_string());
+    if let Some(file) = r.text("book", "file") {
+        config.book_file = Some(PathBuf::from(file));
     }
-    if let Some(v) = get("book", "file") {
-        match v.as_str() {
-            Some("") => {}
-            Some(f) => config.book_file = Some(PathBuf::from(f)),
-            None => bad("book.file", format!("{v} is not a string")),
-        }
+    let variety = r.value("book", "variety", |v| {
+        v.as_str()
+            .and_then(BookChoice::from_name)
+            .ok_or_else(|| format!("{v} is not \"best\", \"proportional\" or \"random\""))
+    });
+    if let Some(choice) = variety {
+        config.book_choice = choice;
     }
-    if let Some(v) = get("book", "variety") {
-        match v.as_str().and_then(BookChoice::from_name) {
-            Some(c) => config.book_choice = c,
-            None => bad(
-                "book.variety",
-                format!("{v} is not \"best\", \"proportional\" or \"random\""),
-            ),
-        }
+    if let Some(path) = r.text("tablebase", "path") {
+        config.tablebase_path = Some(path);
     }
-    if let Some(v) = get("tablebase", "path") {
-        match v.as_str() {
-            Some("") => {}
-            Some(p) => config.tablebase_path = Some(p.to_owned()),
-            None => bad("tablebase.path", format!("{v} is not a string")),
-        }
+    if let Some(path) = r.text("database", "path") {
+        config.database_path = Some(expand_home(&path));
     }
-    if let Some(v) = get("database", "path") {
-        match v.as_str() {
-            Some("") => {}
-            Some(p) => config.database_path = Some(expand_home(p)),
-            None => bad("database.path", format!("{v} is not a string")),
-        }
+    if let Some(name) = r.text("database", "player") {
+        config.database_player = Some(name.trim().to_owned());
     }
-    if let Some(v) = get("database", "player") {
-        match v.as_str() {
-            Some("") => {}
-            Some(name) => config.database_player = Some(name.trim().to_owned()),
-            None => bad("database.player", format!("{v} is not a string")),
-        }
-    }
-    if let Some(v) = table.get("engines") {
+}
+
+/// The `[[engines]]` blocks, then which engine plays and which analyses.
+fn read_engines(r: &mut Reader, config: &mut Config) {
+    if let Some(v) = r.table.get("engines") {
         match v.as_array() {
             Some(list) => {
                 for (i, entry) in list.iter().enumerate() {
                     match engine_spec(entry) {
                         Ok(spec) => config.engines.push(spec),
-                        Err(why) => errors.push(format!("{origin}: engines[{i}]: {why}; skipped")),
+                        Err(why) => r.error(format!("engines[{i}]: {why}; skipped")),
                     }
                 }
             }
-            None => errors.push(format!(
-                "{origin}: engines: write each engine as an [[engines]] block; ignored"
-            )),
+            None => {
+                r.error("engines: write each engine as an [[engines]] block; ignored".to_owned())
+            }
         }
     }
-    for (key, slot) in [("opponent", 0), ("analysis", 1)] {
-        let Some(v) = get("engine", key) else {
+    for key in ["opponent", "analysis"] {
+        let Some(v) = r.get("engine", key) else {
             continue;
         };
         match v.as_str() {
             Some(name) if name == BUILTIN || config.engine(name).is_some() => {
-                let name = name.to_owned();
-                if slot == 0 {
-                    config.opponent = name;
+                let slot = if key == "opponent" {
+                    &mut config.opponent
                 } else {
-                    config.analysis = name;
-                }
+                    &mut config.analysis
+                };
+                *slot = name.to_owned();
             }
-            _ => errors.push(format!(
-                "{origin}: engine.{key}: {v} is not \"builtin\" or an [[engines]] name; using the built-in engine"
+            _ => r.error(format!(
+                "engine.{key}: {v} is not \"builtin\" or an [[engines]] name; using the built-in engine"
             )),
         }
     }
-    if let Some(keys) = table.get("keys").and_then(|k| k.as_table()) {
-        for (name, value) in keys {
-            let Some(&(command, ..)) = COMMANDS.iter().find(|(_, n, ..)| n == name) else {
-                errors.push(format!("{origin}: keys.{name}: no such command; ignored"));
-                continue;
-            };
-            match value.as_str().map(str::parse::<Key>) {
-                Some(Ok(key)) if super::keymap::starts_move(key) => errors.push(format!(
-                    "{origin}: keys.{name}: '{key}' starts a typed move; using the default"
-                )),
-                Some(Ok(key)) => config.keys.bind(command, key),
-                Some(Err(e)) => {
-                    errors.push(format!("{origin}: keys.{name}: {e}; using the default"))
-                }
-                None => errors.push(format!(
-                    "{origin}: keys.{name}: {value} is not a string; using the default"
-                )),
-            }
+}
+
+/// `[keys]`: a command's name and the key that runs it instead of its default.
+fn read_keys(r: &mut Reader, config: &mut Config) {
+    let Some(keys) = r.table.get("keys").and_then(|k| k.as_table()) else {
+        return;
+    };
+    for (name, value) in keys {
+        let Some(&(command, ..)) = COMMANDS.iter().find(|(_, n, ..)| n == name) else {
+            r.error(format!("keys.{name}: no such command; ignored"));
+            continue;
+        };
+        match value.as_str().map(str::parse::<Key>) {
+            Some(Ok(key)) if super::keymap::starts_move(key) => r.error(format!(
+                "keys.{name}: '{key}' starts a typed move; using the default"
+            )),
+            Some(Ok(key)) => config.keys.bind(command, key),
+            Some(Err(e)) => r.error(format!("keys.{name}: {e}; using the default")),
+            None => r.error(format!(
+                "keys.{name}: {value} is not a string; using the default"
+            )),
         }
     }
-    (config, errors)
 }
 
 /// One `[[engines]]` block: name and path required, args and options optional.
