@@ -1,6 +1,6 @@
 use std::io::Write;
 use std::ops::ControlFlow;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -236,9 +236,46 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
         Some(text) => parse_range(text)?,
         None => (1, u64::MAX),
     };
+    let mut games = read_games(&args, range)?;
+    let policy = play_policy(&args)?;
+    let spec = external_engine(&args)?;
+    let outcome = annotate_all(&args, spec.as_ref(), &policy, &mut games)?;
 
-    // Read the selected games; a game with errors keeps its moves up to the error.
-    let mut games: Vec<(u64, Game)> = Vec::new();
+    let done: Vec<(u64, &Game, &GameSummary)> = games
+        .iter()
+        .zip(&outcome.summaries)
+        .filter_map(|((n, g), r)| r.as_ref().map(|r| (*n, g, r)))
+        .collect();
+    let failure = outcome.failure.map(|why| match &spec {
+        Some(spec) => format!("{}: {why}", spec.name),
+        None => why,
+    });
+    if outcome.stopped {
+        let why = failure.as_deref().unwrap_or("interrupted");
+        if done.is_empty() {
+            // Nothing to write: an existing --out file is left as it was.
+            bail!("{why}: no game was finished, nothing written");
+        }
+        eprintln!(
+            "{why}: writing the {} games finished of {}",
+            done.len(),
+            games.len()
+        );
+    }
+    write_games(&args, &done)?;
+    print_summaries(&done);
+    if let Some(why) = failure {
+        bail!("{why}");
+    }
+    if outcome.stopped {
+        bail!("interrupted");
+    }
+    Ok(())
+}
+
+/// The selected games; a game with errors keeps its moves up to the error.
+fn read_games(args: &AnnotateArgs, range: (u64, u64)) -> anyhow::Result<Vec<(u64, Game)>> {
+    let mut games = Vec::new();
     let mut reader = PgnReader::open(&args.input)
         .with_context(|| format!("cannot open {}", args.input.display()))?;
     let mut number = 0u64;
@@ -261,7 +298,11 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
     if games.is_empty() {
         bail!("{}: no games selected", args.input.display());
     }
+    Ok(games)
+}
 
+/// The book and tablebases that name book moves and judge endings.
+fn play_policy(args: &AnnotateArgs) -> anyhow::Result<PlayPolicy> {
     let book = match (&args.book, args.no_book) {
         (_, true) => None,
         (Some(path), false) => {
@@ -280,8 +321,24 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
         }
         None => None,
     };
-    let policy = PlayPolicy::new(book, tablebases);
+    Ok(PlayPolicy::new(book, tablebases))
+}
 
+/// What the workers left: a summary for each game finished, why they stopped early if they did.
+struct Outcome {
+    summaries: Vec<Option<GameSummary>>,
+    failure: Option<String>,
+    stopped: bool,
+}
+
+/// Annotates the games in place, one worker per engine, each taking the next game not yet
+/// taken. Ctrl-C or a failed engine stops them all; the games finished keep their summaries.
+fn annotate_all(
+    args: &AnnotateArgs,
+    spec: Option<&EngineSpec>,
+    policy: &PlayPolicy,
+    games: &mut [(u64, Game)],
+) -> anyhow::Result<Outcome> {
     let workers = args
         .threads
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
@@ -303,17 +360,16 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<Option<GameSummary>>> = Mutex::new(vec![None; games.len()]);
     let slots: Vec<Mutex<&mut Game>> = games.iter_mut().map(|(_, g)| Mutex::new(g)).collect();
-    let search_limits = limits(&args);
+    let search_limits = limits(args);
     let fill_eco = !args.no_eco;
-    let spec = external_engine(&args)?;
     let annotators = (0..workers)
-        .map(|_| annotator(&args, spec.as_ref(), &search_limits))
+        .map(|_| annotator(args, spec, &search_limits))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let failure: Mutex<Option<String>> = Mutex::new(None);
     std::thread::scope(|s| {
         for mut annotator in annotators {
-            let (next, slots, stop, results, bar, policy, failure) =
-                (&next, &slots, &stop, &results, &bar, &policy, &failure);
+            let (next, slots, stop, results, bar, failure) =
+                (&next, &slots, &stop, &results, &bar, &failure);
             s.spawn(move || {
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
@@ -352,34 +408,15 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
         });
     });
     bar.finish_and_clear();
-    drop(slots);
+    Ok(Outcome {
+        summaries: results.into_inner().unwrap_or_else(|e| e.into_inner()),
+        failure: failure.into_inner().unwrap_or_else(|e| e.into_inner()),
+        stopped: stop.load(Ordering::Relaxed),
+    })
+}
 
-    let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-    let done: Vec<(u64, &Game, &GameSummary)> = games
-        .iter()
-        .zip(&results)
-        .filter_map(|((n, g), r)| r.as_ref().map(|r| (*n, g, r)))
-        .collect();
-    let failure = failure
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-        .map(|why| match &spec {
-            Some(spec) => format!("{}: {why}", spec.name),
-            None => why,
-        });
-    if stop.load(Ordering::Relaxed) {
-        let why = failure.as_deref().unwrap_or("interrupted");
-        if done.is_empty() {
-            // Nothing to write: an existing --out file is left as it was.
-            bail!("{why}: no game was finished, nothing written");
-        }
-        eprintln!(
-            "{why}: writing the {} games finished of {}",
-            done.len(),
-            games.len()
-        );
-    }
-
+/// The annotated games to --out (atomically) or standard output, and the --json report.
+fn write_games(args: &AnnotateArgs, done: &[(u64, &Game, &GameSummary)]) -> anyhow::Result<()> {
     let mut text = String::new();
     for (i, (_, game, _)) in done.iter().enumerate() {
         if i > 0 {
@@ -388,13 +425,7 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
         write_game(game, &mut text);
     }
     match &args.out {
-        Some(path) => {
-            let mut file = AtomicFile::create(path)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            file.write_all(text.as_bytes())
-                .and_then(|()| file.commit())
-                .with_context(|| format!("writing {}", path.display()))?;
-        }
+        Some(path) => write_atomically(path, text.as_bytes())?,
         None => std::io::stdout()
             .write_all(text.as_bytes())
             .context("writing standard output")?,
@@ -405,23 +436,32 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
             .map(|(n, g, summary)| game_json(*n, g, summary))
             .collect();
         let bytes = serde_json::to_vec_pretty(&report).context("encoding JSON")?;
-        let mut file =
-            AtomicFile::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-        file.write_all(&bytes)
-            .and_then(|()| file.commit())
-            .with_context(|| format!("writing {}", path.display()))?;
+        write_atomically(path, &bytes)?;
     }
-    for (n, game, summary) in &done {
-        let line = |name: &str, s: &SideStats| {
-            format!(
-                "{name} {:.1}% acpl {} ({}/{}/{})",
-                s.accuracy(),
-                s.acpl(),
-                s.inaccuracies,
-                s.mistakes,
-                s.blunders
-            )
-        };
+    Ok(())
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let mut file =
+        AtomicFile::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+    file.write_all(bytes)
+        .and_then(|()| file.commit())
+        .with_context(|| format!("writing {}", path.display()))
+}
+
+/// One line per game on standard error: each side's accuracy, average loss and errors.
+fn print_summaries(done: &[(u64, &Game, &GameSummary)]) {
+    let line = |name: &str, s: &SideStats| {
+        format!(
+            "{name} {:.1}% acpl {} ({}/{}/{})",
+            s.accuracy(),
+            s.acpl(),
+            s.inaccuracies,
+            s.mistakes,
+            s.blunders
+        )
+    };
+    for (n, game, summary) in done {
         eprintln!(
             "game {n}: {} - {}: {}; {}",
             game.headers.get("White").unwrap_or("?"),
@@ -430,13 +470,6 @@ pub fn run(args: AnnotateArgs) -> anyhow::Result<()> {
             line("Black", &summary.black)
         );
     }
-    if let Some(why) = failure {
-        bail!("{why}");
-    }
-    if stop.load(Ordering::Relaxed) {
-        bail!("interrupted");
-    }
-    Ok(())
 }
 
 #[cfg(test)]

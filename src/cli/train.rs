@@ -6,6 +6,7 @@ use anyhow::{Context, bail};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
+use kibitzer::chess::Position;
 use kibitzer::engine::nnue::scale::{fitted_to_hand_crafted, sample_positions};
 use kibitzer::engine::nnue::train::{
     Mix, Model, Target, TrainConfig, evaluate_loss, held_out_len, train,
@@ -116,15 +117,7 @@ fn load_start(path: &Path) -> anyhow::Result<(Model, Option<i32>)> {
 }
 
 pub fn run(args: TrainArgs) -> anyhow::Result<()> {
-    if !valid_hidden_width(args.hidden) {
-        bail!("--hidden must be a multiple of 16 from 16 to 4096");
-    }
-    if !BUCKET_RANGE.contains(&args.buckets) {
-        bail!("--buckets must be from 1 to 16");
-    }
-    if !KING_BUCKETS.contains(&args.king_buckets) {
-        bail!("--king-buckets must be 1, 4 or 8");
-    }
+    check_shape(&args)?;
     let records = super::read_training_data(&args.data)?;
     if records.len() < 2 {
         bail!(
@@ -144,102 +137,19 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
     let (start, start_scale) = match &args.resume {
         Some(path) => {
             let (model, scale) = load_start(path)?;
-            (Some((path, model)), scale)
+            (Some(model), scale)
         }
         None => (None, None),
     };
-    let mix = match (args.hce_share, &args.resume, start_scale) {
-        (None, ..) => None,
-        (Some(_), Some(path), None) => bail!(
-            "--hce-share resumes from a network file, not {}: a checkpoint does not record the \
-             output scale the mix was trained at",
-            path.display()
-        ),
-        (Some(share), _, scale) => Some(Mix {
-            hce_share: f32::from(share) / 100.0,
-            output_scale: scale.map_or(f32::from(args.score_scale), |s| s as f32),
-        }),
-    };
+    let mix = mix_target(&args, start_scale)?;
     let mut model = match start {
-        Some((path, model)) => {
-            if model.hidden != args.hidden {
-                bail!(
-                    "{} has hidden width {}, not {}",
-                    path.display(),
-                    model.hidden,
-                    args.hidden
-                );
-            }
-            let model = match (model.buckets(), args.buckets) {
-                (have, want) if have == want => model,
-                (1, want) => model.with_buckets(want),
-                (have, want) => bail!(
-                    "{} has {have} output buckets, not {want} (only a network without buckets \
-                     can start one with them)",
-                    path.display()
-                ),
-            };
-            match (model.king_buckets(), args.king_buckets) {
-                (have, want) if have == want => model,
-                (1, want) => model.with_king_buckets(want),
-                (have, want) => bail!(
-                    "{} has {have} king buckets, not {want} (only a network without king \
-                     buckets can start one with them)",
-                    path.display()
-                ),
-            }
-        }
+        Some(model) => resumed_model(&args, model)?,
         None => {
             Model::new(args.hidden, args.buckets, args.seed).with_king_buckets(args.king_buckets)
         }
     };
-    let config = TrainConfig {
-        hidden: args.hidden,
-        buckets: args.buckets,
-        epochs: args.epochs,
-        batch_size: args.batch.max(1),
-        lr: args.lr,
-        target: Target {
-            result_weight: args.result_weight as f32,
-            score_scale: f32::from(args.score_scale),
-            mix,
-        },
-        validation_fraction: args.validation as f32,
-        weight_decay: args.weight_decay,
-        mirror: !args.no_mirror,
-        rounded_forward: args.rounded_forward,
-        threads: args
-            .threads
-            .unwrap_or(TrainConfig::default().threads)
-            .max(1),
-        seed: args.seed,
-        ..TrainConfig::default()
-    };
-    eprintln!(
-        "training (768 x {} -> {}) x 2 -> 1 x {} buckets on {} positions{}, {} epochs, {} threads",
-        model.king_buckets(),
-        config.hidden,
-        config.buckets,
-        records.len(),
-        if config.mirror && model.king_buckets() == 1 {
-            " and their mirrors"
-        } else {
-            ""
-        },
-        config.epochs,
-        config.threads
-    );
-    match mix {
-        Some(mix) if mix.hce_share == 0.0 => {
-            eprintln!("alone, at the network's output scale {}", mix.output_scale)
-        }
-        Some(mix) => eprintln!(
-            "in the mix: {:.0}% hand-crafted, the network's output scale {}",
-            mix.hce_share * 100.0,
-            mix.output_scale
-        ),
-        None => {}
-    }
+    let config = train_config(&args, mix);
+    announce(&model, &config, records.len());
 
     if let Some(path) = &args.resume
         && !held_out.is_empty()
@@ -285,30 +195,7 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
                 )
             });
             let stem = args.out.join(format!("epoch-{}", report.epoch));
-            let saved =
-                write_atomically(&stem.with_extension("ckpt"), |w| model.save(w)).and_then(|()| {
-                    let mut network = model.quantise(output_scale);
-                    if !scale_positions.is_empty() {
-                        let trained = network.scale();
-                        let (fitted, fit) = fitted_to_hand_crafted(network, &scale_positions);
-                        let how = if fitted.scale() == trained {
-                            "kept: no usable fit"
-                        } else {
-                            "fitted"
-                        };
-                        bar.suspend(|| {
-                            eprintln!(
-                                "          output scale {} {how} (slope {:.3} against the hand-crafted evaluation, {} positions)",
-                                fitted.scale(),
-                                fit.slope,
-                                fit.points
-                            )
-                        });
-                        network = fitted;
-                    }
-                    let bytes = network.to_bytes();
-                    write_atomically(&stem.with_extension("nnue"), |w| w.write_all(&bytes))
-                });
+            let saved = save_epoch(model, &stem, output_scale, &scale_positions, &bar);
             if let Err(e) = saved {
                 save_error.get_or_insert(e);
             }
@@ -324,4 +211,152 @@ pub fn run(args: TrainArgs) -> anyhow::Result<()> {
         eprintln!("done: {}", last.display());
     }
     Ok(())
+}
+
+/// The network's shape as asked for, before any data is read.
+fn check_shape(args: &TrainArgs) -> anyhow::Result<()> {
+    if !valid_hidden_width(args.hidden) {
+        bail!("--hidden must be a multiple of 16 from 16 to 4096");
+    }
+    if !BUCKET_RANGE.contains(&args.buckets) {
+        bail!("--buckets must be from 1 to 16");
+    }
+    if !KING_BUCKETS.contains(&args.king_buckets) {
+        bail!("--king-buckets must be 1, 4 or 8");
+    }
+    Ok(())
+}
+
+/// With `--hce-share`, the mix the network is trained in, at the resumed file's output scale.
+fn mix_target(args: &TrainArgs, start_scale: Option<i32>) -> anyhow::Result<Option<Mix>> {
+    Ok(match (args.hce_share, &args.resume, start_scale) {
+        (None, ..) => None,
+        (Some(_), Some(path), None) => bail!(
+            "--hce-share resumes from a network file, not {}: a checkpoint does not record the \
+             output scale the mix was trained at",
+            path.display()
+        ),
+        (Some(share), _, scale) => Some(Mix {
+            hce_share: f32::from(share) / 100.0,
+            output_scale: scale.map_or(f32::from(args.score_scale), |s| s as f32),
+        }),
+    })
+}
+
+/// The resumed model in the shape asked for: a network without (king) buckets grows them.
+fn resumed_model(args: &TrainArgs, model: Model) -> anyhow::Result<Model> {
+    let path = args.resume.as_deref().unwrap_or(Path::new("--resume"));
+    if model.hidden != args.hidden {
+        bail!(
+            "{} has hidden width {}, not {}",
+            path.display(),
+            model.hidden,
+            args.hidden
+        );
+    }
+    let model = match (model.buckets(), args.buckets) {
+        (have, want) if have == want => model,
+        (1, want) => model.with_buckets(want),
+        (have, want) => bail!(
+            "{} has {have} output buckets, not {want} (only a network without buckets can \
+             start one with them)",
+            path.display()
+        ),
+    };
+    Ok(match (model.king_buckets(), args.king_buckets) {
+        (have, want) if have == want => model,
+        (1, want) => model.with_king_buckets(want),
+        (have, want) => bail!(
+            "{} has {have} king buckets, not {want} (only a network without king buckets can \
+             start one with them)",
+            path.display()
+        ),
+    })
+}
+
+fn train_config(args: &TrainArgs, mix: Option<Mix>) -> TrainConfig {
+    TrainConfig {
+        hidden: args.hidden,
+        buckets: args.buckets,
+        epochs: args.epochs,
+        batch_size: args.batch.max(1),
+        lr: args.lr,
+        target: Target {
+            result_weight: args.result_weight as f32,
+            score_scale: f32::from(args.score_scale),
+            mix,
+        },
+        validation_fraction: args.validation as f32,
+        weight_decay: args.weight_decay,
+        mirror: !args.no_mirror,
+        rounded_forward: args.rounded_forward,
+        threads: args
+            .threads
+            .unwrap_or(TrainConfig::default().threads)
+            .max(1),
+        seed: args.seed,
+        ..TrainConfig::default()
+    }
+}
+
+/// What is about to be trained, on what, and how.
+fn announce(model: &Model, config: &TrainConfig, positions: usize) {
+    eprintln!(
+        "training (768 x {} -> {}) x 2 -> 1 x {} buckets on {} positions{}, {} epochs, {} threads",
+        model.king_buckets(),
+        config.hidden,
+        config.buckets,
+        positions,
+        if config.mirror && model.king_buckets() == 1 {
+            " and their mirrors"
+        } else {
+            ""
+        },
+        config.epochs,
+        config.threads
+    );
+    match config.target.mix {
+        Some(mix) if mix.hce_share == 0.0 => {
+            eprintln!("alone, at the network's output scale {}", mix.output_scale)
+        }
+        Some(mix) => eprintln!(
+            "in the mix: {:.0}% hand-crafted, the network's output scale {}",
+            mix.hce_share * 100.0,
+            mix.output_scale
+        ),
+        None => {}
+    }
+}
+
+/// One epoch's float checkpoint (`STEM.ckpt`) and network file (`STEM.nnue`), the file's output
+/// scale fitted to the hand-crafted evaluation on `scale_positions` when there are any.
+fn save_epoch(
+    model: &Model,
+    stem: &Path,
+    output_scale: f32,
+    scale_positions: &[(Position, i32)],
+    bar: &ProgressBar,
+) -> anyhow::Result<()> {
+    write_atomically(&stem.with_extension("ckpt"), |w| model.save(w))?;
+    let mut network = model.quantise(output_scale);
+    if !scale_positions.is_empty() {
+        let trained = network.scale();
+        let (fitted, fit) = fitted_to_hand_crafted(network, scale_positions);
+        let how = if fitted.scale() == trained {
+            "kept: no usable fit"
+        } else {
+            "fitted"
+        };
+        bar.suspend(|| {
+            eprintln!(
+                "          output scale {} {how} (slope {:.3} against the hand-crafted evaluation, {} positions)",
+                fitted.scale(),
+                fit.slope,
+                fit.points
+            )
+        });
+        network = fitted;
+    }
+    let bytes = network.to_bytes();
+    write_atomically(&stem.with_extension("nnue"), |w| w.write_all(&bytes))
 }
