@@ -172,6 +172,25 @@ impl Annotator {
         Some(result)
     }
 
+    /// The engine's view of every position in `nodes`; None when stopped or the engine failed.
+    fn evaluate_mainline(
+        &mut self,
+        tree: &game::Tree,
+        nodes: &[NodeId],
+        moves: &[Move],
+        stop: &AtomicBool,
+    ) -> Option<Vec<PositionEval>> {
+        let start = tree.start().clone();
+        let mut evals = Vec::with_capacity(nodes.len());
+        for (i, &id) in nodes.iter().enumerate() {
+            if stop.load(Ordering::Relaxed) {
+                return None;
+            }
+            evals.push(self.evaluate(&start, &moves[..i], tree.position(id))?);
+        }
+        Some(evals)
+    }
+
     /// Annotates the mainline of `game` in place: book moves and tablebase results by
     /// `policy`, the rest by the engine (searching with the policy's tables, as it plays).
     pub fn annotate(
@@ -193,39 +212,12 @@ impl Annotator {
         if let AnalysisEngine::Builtin(engine) = &mut self.engine {
             engine.set_tablebases(policy.search_tables(PROBE_DEPTH, RULE50));
         }
-        let tree = &game.tree;
-        let start = tree.start().clone();
-        let mut nodes = vec![NodeId::ROOT];
-        let mut moves = Vec::new();
-        for id in tree.mainline() {
-            match tree.node(id).game_move() {
-                Some(GameMove::Move(m)) => {
-                    nodes.push(id);
-                    moves.push(m);
-                }
-                // The engine takes real moves only: analysis ends before a null move.
-                _ => {
-                    summary.incomplete = true;
-                    break;
-                }
-            }
-        }
-
-        let mut evals = Vec::with_capacity(nodes.len());
-        for (i, &id) in nodes.iter().enumerate() {
-            if stop.load(Ordering::Relaxed) {
-                summary.incomplete = true;
-                return summary;
-            }
-            let pos = game.tree.position(id).clone();
-            match self.evaluate(&start, &moves[..i], &pos) {
-                Some(eval) => evals.push(eval),
-                None => {
-                    summary.incomplete = true;
-                    return summary;
-                }
-            }
-        }
+        let (nodes, moves, truncated) = mainline_moves(&game.tree);
+        summary.incomplete = truncated;
+        let Some(evals) = self.evaluate_mainline(&game.tree, &nodes, &moves, stop) else {
+            summary.incomplete = true;
+            return summary;
+        };
 
         let mut in_book = policy.book().is_some();
         // The last tablebase verdict noted, from White's side: a note is added when the game
@@ -274,18 +266,7 @@ impl Annotator {
 
             let best_san = best.map(|m| before_pos.san(m));
             if let Some(judgement) = judgement {
-                let mut text = format!("{}.", judgement.name());
-                if let Some(san) = &best_san {
-                    text.push_str(&format!(" {san} was best."));
-                }
-                if let Some((wdl_before, wdl_after)) = tablebase {
-                    text.push_str(&format!(
-                        " Tablebase: {} -> {}.",
-                        wdl_before.name(),
-                        wdl_after.name()
-                    ));
-                }
-                notes.push(text);
+                notes.push(judgement_note(judgement, best_san.as_deref(), tablebase));
                 let node = game.tree.node_mut(id);
                 node.nags.retain(|n| !is_move_quality_nag(*n));
                 node.nags.push(judgement.nag());
@@ -336,6 +317,42 @@ impl Annotator {
 
 fn is_move_quality_nag(nag: game::Nag) -> bool {
     (1..=6).contains(&nag.0)
+}
+/// The mainline's nodes from the root and the moves between them; true when it was cut short
+/// at a null move, which the engine cannot take.
+fn mainline_moves(tree: &game::Tree) -> (Vec<NodeId>, Vec<Move>, bool) {
+    let mut nodes = vec![NodeId::ROOT];
+    let mut moves = Vec::new();
+    for id in tree.mainline() {
+        match tree.node(id).game_move() {
+            Some(GameMove::Move(m)) => {
+                nodes.push(id);
+                moves.push(m);
+            }
+            _ => return (nodes, moves, true),
+        }
+    }
+    (nodes, moves, false)
+}
+
+/// "Mistake. Nf3 was best. Tablebase: win -> draw."
+fn judgement_note(
+    judgement: Judgement,
+    best: Option<&str>,
+    tablebase: Option<(TbWdl, TbWdl)>,
+) -> String {
+    let mut text = format!("{}.", judgement.name());
+    if let Some(san) = best {
+        text.push_str(&format!(" {san} was best."));
+    }
+    if let Some((before, after)) = tablebase {
+        text.push_str(&format!(
+            " Tablebase: {} -> {}.",
+            before.name(),
+            after.name()
+        ));
+    }
+    text
 }
 
 /// Adds the engine's line after `at` as a variation (the played move stays the mainline).
