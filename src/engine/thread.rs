@@ -188,32 +188,7 @@ pub fn run(
     events: &Sender<SearchEvent>,
 ) {
     let tb_hits = AtomicU64::new(0);
-    let mut root_tb_value = None;
-    let mut moves: Vec<Move> = job.root.legal_moves().iter().copied().collect();
-    if job.limits.search_moves.is_empty() {
-        // In the tables, only the best DTZ group is searched: the engine cannot throw a win away
-        // nor lose one to the fifty-move rule.
-        if let Some(tb) = &job.tablebases
-            && let Some(root) = tb.tables.root_moves(&job.root, tb.rule50)
-        {
-            tb_hits.fetch_add(root.probes, Ordering::Relaxed);
-            moves = root.best.iter().map(|rm| rm.mv).collect();
-            root_tb_value = Some(tb_root_value(&root.best[0], tb.rule50));
-        }
-    } else {
-        let only: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|m| job.limits.search_moves.contains(m))
-            .collect();
-        if !only.is_empty() {
-            moves = only;
-        }
-    }
-    let wait_allowed = |flags: &Flags| {
-        !flags.stop.load(Ordering::Relaxed)
-            && (job.limits.is_infinite() || flags.pondering.load(Ordering::Relaxed))
-    };
+    let (moves, root_tb_value) = root_moves(&job, &tb_hits);
     if moves.is_empty() {
         let value = if job.root.in_check() {
             mated_in(0)
@@ -223,9 +198,7 @@ pub fn run(
         let _ = events.send(SearchEvent::Info(SearchInfo::bare(Score::from_value(
             value,
         ))));
-        while wait_allowed(flags) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        wait_while_allowed(&job, flags);
         let _ = events.send(SearchEvent::BestMove {
             best: None,
             ponder: None,
@@ -268,36 +241,14 @@ pub fn run(
             was_pondering: flags.pondering.load(Ordering::Relaxed),
         };
         Searcher::new(main_td, &ctx, Some(main)).iterate();
-        while wait_allowed(flags) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        wait_while_allowed(&job, flags);
         flags.stop.store(true, Ordering::Relaxed);
     });
 
     // A helper that got further may know better than the main thread: its line is played and
     // reported. (MultiPV and strength levels use the main thread's lines.)
     if ctx.multipv == 1 && job.strength.is_none() {
-        let chosen = vote(main_td, helpers);
-        if chosen > 0 {
-            let helper = &helpers[chosen - 1];
-            let line = helper.root_moves[0].clone();
-            if let Some(i) = main_td.root_moves.iter().position(|rm| rm.mv == line.mv) {
-                main_td.root_moves[i] = line;
-                main_td.root_moves[..=i].rotate_right(1);
-            }
-            let nodes = ctx.total_nodes().max(main_td.nodes);
-            if let Some(info) = root_move_info(
-                &ctx,
-                &job.root,
-                &main_td.root_moves[0],
-                helper.root_depth,
-                1,
-                job.start,
-                nodes,
-            ) {
-                let _ = events.send(SearchEvent::Info(info));
-            }
-        }
+        adopt_voted_line(&job, &ctx, main_td, helpers, events);
     }
 
     let best_line = &main_td.root_moves[0];
@@ -332,6 +283,71 @@ pub fn run(
         best: Some(best),
         ponder,
     });
+}
+
+/// The root moves to search: all legal moves, or `searchmoves`' if any of them are legal, or
+/// in the tablebases the best DTZ group alone (so the engine cannot throw a win away nor lose
+/// one to the fifty-move rule), with the tables' value of the root.
+fn root_moves(job: &Job, tb_hits: &AtomicU64) -> (Vec<Move>, Option<i32>) {
+    let moves: Vec<Move> = job.root.legal_moves().iter().copied().collect();
+    if !job.limits.search_moves.is_empty() {
+        let only: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|m| job.limits.search_moves.contains(m))
+            .collect();
+        return (if only.is_empty() { moves } else { only }, None);
+    }
+    if let Some(tb) = &job.tablebases
+        && let Some(root) = tb.tables.root_moves(&job.root, tb.rule50)
+    {
+        tb_hits.fetch_add(root.probes, Ordering::Relaxed);
+        let best = root.best.iter().map(|rm| rm.mv).collect();
+        return (best, Some(tb_root_value(&root.best[0], tb.rule50)));
+    }
+    (moves, None)
+}
+
+/// An infinite or pondering search does not answer before it is told to stop.
+fn wait_while_allowed(job: &Job, flags: &Flags) {
+    while !flags.stop.load(Ordering::Relaxed)
+        && (job.limits.is_infinite() || flags.pondering.load(Ordering::Relaxed))
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// Puts the line of the thread the vote chose first in the main thread's root moves, and
+/// reports it, when that thread is a helper.
+fn adopt_voted_line(
+    job: &Job,
+    ctx: &SearchContext,
+    main_td: &mut ThreadData,
+    helpers: &[ThreadData],
+    events: &Sender<SearchEvent>,
+) {
+    let chosen = vote(main_td, helpers);
+    if chosen == 0 {
+        return;
+    }
+    let helper = &helpers[chosen - 1];
+    let line = helper.root_moves[0].clone();
+    if let Some(i) = main_td.root_moves.iter().position(|rm| rm.mv == line.mv) {
+        main_td.root_moves[i] = line;
+        main_td.root_moves[..=i].rotate_right(1);
+    }
+    let nodes = ctx.total_nodes().max(main_td.nodes);
+    if let Some(info) = root_move_info(
+        ctx,
+        &job.root,
+        &main_td.root_moves[0],
+        helper.root_depth,
+        1,
+        job.start,
+        nodes,
+    ) {
+        let _ = events.send(SearchEvent::Info(info));
+    }
 }
 
 /// The thread whose move to play (0: the main thread): each thread votes for its best move
