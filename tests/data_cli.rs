@@ -71,12 +71,19 @@ fn datagen_args<'a>(positions: &'a str, more: &[&'a str]) -> Vec<&'a str> {
 
 #[test]
 fn games_are_written_resumed_counted_converted_and_trained_on() {
-    let dir = std::env::temp_dir().join(format!("kibitzer-data-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let datagen = |positions: &str| kibitzer(&datagen_args(positions, &["--seed", "7"]), &dir);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    datagen_resumes_a_torn_file(dir);
+    let unique = converted_once_each(dir);
+    relabelled_by_a_teacher(dir, unique);
+    trained_from_scratch_warm_and_in_the_mix(dir);
+}
+
+/// games.kbg written, counted, torn by a kill mid-write and resumed.
+fn datagen_resumes_a_torn_file(dir: &Path) {
+    let datagen = |positions: &str| kibitzer(&datagen_args(positions, &["--seed", "7"]), dir);
     datagen("150");
-    let stats = text(&kibitzer(&["data", "stats", "games.kbg"], &dir));
+    let stats = text(&kibitzer(&["data", "stats", "games.kbg"], dir));
     let positions = number_after(&stats, "games.kbg:");
     let bytes = std::fs::metadata(dir.join("games.kbg")).unwrap().len();
     assert!(positions >= 150, "{stats}");
@@ -98,13 +105,16 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
     file.set_len(bytes - 5).unwrap();
     let resumed = text(&datagen(&(positions + 100).to_string()));
     assert!(resumed.contains("dropping a torn game"), "{resumed}");
-    let stats = text(&kibitzer(&["data", "stats", "games.kbg"], &dir));
+    let stats = text(&kibitzer(&["data", "stats", "games.kbg"], dir));
     assert!(
         number_after(&stats, "games.kbg:") >= positions + 100,
         "{stats}"
     );
+}
 
-    // The same file twice, as records without repeats, holds each position once.
+/// The same file twice, as records without repeats, holds each position once: positions.bin,
+/// with this many.
+fn converted_once_each(dir: &Path) -> u64 {
     let converted = text(&kibitzer(
         &[
             "data",
@@ -116,18 +126,21 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
             "--records",
             "--dedup",
         ],
-        &dir,
+        dir,
     ));
     let unique = number_after(&converted, "positions.bin:");
     assert!(
         unique > 0 && converted.contains("repeats dropped"),
         "{converted}"
     );
-    let stats = text(&kibitzer(&["data", "stats", "positions.bin"], &dir));
+    let stats = text(&kibitzer(&["data", "stats", "positions.bin"], dir));
     assert_eq!(number_after(&stats, "positions.bin:"), unique, "{stats}");
+    unique
+}
 
-    // Scored by a teacher: wholly (its evaluation from White's view), or not at all (the
-    // search's scores as they were).
+/// Scored by a teacher: wholly (its evaluation from White's view), or not at all (the search's
+/// scores as they were); a missing input writes nothing.
+fn relabelled_by_a_teacher(dir: &Path, unique: u64) {
     let relabel = |share: &str, out: &str| {
         let args = [
             "data",
@@ -140,7 +153,7 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
             "--out",
             out,
         ];
-        text(&kibitzer(&args, &dir))
+        text(&kibitzer(&args, dir))
     };
     let said = relabel("100", "taught.bin");
     assert_eq!(number_after(&said, "taught.bin:"), unique, "{said}");
@@ -156,10 +169,13 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
         std::fs::read(dir.join("same.bin")).unwrap(),
         std::fs::read(dir.join("positions.bin")).unwrap()
     );
-    let err = kibitzer_fails(&["data", "relabel", "missing.kbg", "-o", "x.bin"], &dir);
+    let err = kibitzer_fails(&["data", "relabel", "missing.kbg", "-o", "x.bin"], dir);
     assert!(err.contains("missing.kbg"), "{err}");
     assert!(!dir.join("x.bin").exists());
+}
 
+/// `train` on both formats; warm-started from a network file, alone or in the engine's mix.
+fn trained_from_scratch_warm_and_in_the_mix(dir: &Path) {
     // One small epoch into `out`, with `extra` arguments.
     let train = |out: &str, extra: &[&str]| {
         let mut args = vec![
@@ -175,7 +191,7 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
             "1",
         ];
         args.extend_from_slice(extra);
-        text(&kibitzer(&args, &dir))
+        text(&kibitzer(&args, dir))
     };
     let trained = train("net", &["positions.bin"]);
     assert!(dir.join("net/epoch-1.nnue").exists(), "{trained}");
@@ -190,39 +206,23 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
     assert!(start_loss.is_some_and(|l| l > 0.0 && l < 1.0), "{warm}");
 
     // Trained in the engine's mix, a network keeps the output scale of the file it started from.
-    let mixed = train(
-        "net3",
-        &[
-            "--resume",
-            "net/epoch-1.nnue",
-            "--hce-share",
-            "50",
-            "--score-scale",
-            "150",
-        ],
-    );
-    assert!(mixed.contains("in the mix: 50% hand-crafted"), "{mixed}");
     let scale = |path: &str| {
         let bytes = std::fs::read(dir.join(path)).unwrap();
         i32::from_le_bytes(bytes[32..36].try_into().unwrap())
     };
+    let in_mix = |out: &str, share: &str| {
+        let args = ["--resume", "net/epoch-1.nnue", "--hce-share", share];
+        train(out, &[&args[..], &["--score-scale", "150"]].concat())
+    };
+    let mixed = in_mix("net3", "50");
+    assert!(mixed.contains("in the mix: 50% hand-crafted"), "{mixed}");
     assert_eq!(
         scale("net3/epoch-1.nnue"),
         scale("net/epoch-1.nnue"),
         "{mixed}"
     );
     // At a share of 0 it trains alone, still at its file's scale whatever the score scale.
-    let alone = train(
-        "net5",
-        &[
-            "--resume",
-            "net/epoch-1.nnue",
-            "--hce-share",
-            "0",
-            "--score-scale",
-            "150",
-        ],
-    );
+    let alone = in_mix("net5", "0");
     assert!(
         alone.contains("alone, at the network's output scale"),
         "{alone}"
@@ -246,32 +246,29 @@ fn games_are_written_resumed_counted_converted_and_trained_on() {
             "--hce-share",
             "50",
         ],
-        &dir,
+        dir,
     );
     assert!(
         err.contains("epoch-1.ckpt") && err.contains("network file"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_damaged_games_file_is_an_error_naming_it() {
-    let dir = std::env::temp_dir().join(format!("kibitzer-data-bad-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let mut bytes = b"KBGAMES1".to_vec();
     let fen = b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
     bytes.push(fen.len() as u8);
     bytes.extend_from_slice(fen);
     bytes.extend_from_slice(&[1, 1, 0, 0xff, 0xff, 0, 0]);
     std::fs::write(dir.join("bad.kbg"), &bytes).unwrap();
-    let err = kibitzer_fails(&["data", "stats", "bad.kbg"], &dir);
+    let err = kibitzer_fails(&["data", "stats", "bad.kbg"], dir);
     assert!(
         err.contains("bad.kbg") && err.contains("game 0") && err.contains("ply 1"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A signal stops `datagen` after the games in flight are written: the file reads whole and
