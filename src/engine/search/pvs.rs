@@ -319,29 +319,13 @@ impl Searcher<'_> {
             };
 
             if !N::ROOT && out.best_score > -TB_BOUND && has_pieces {
-                let lmr_depth = (depth - 1 - lmr(depth, out.moves_seen)).max(0);
-                if quiet && !gives_check {
-                    if depth <= LMP_MAX_DEPTH && out.moves_seen > lmp_limit(depth, node.improving) {
+                match prune_move(pos, node, m, gives_check, alpha, depth, out.moves_seen) {
+                    Pruning::Search => {}
+                    Pruning::Skip => continue,
+                    Pruning::SkipQuiets => {
                         skip_quiets = true;
                         continue;
                     }
-                    if let Some(se) = node.static_eval
-                        && lmr_depth <= FP_MAX_DEPTH
-                        && se + fp_base() + fp_margin() * lmr_depth <= alpha
-                    {
-                        skip_quiets = true;
-                        continue;
-                    }
-                    if lmr_depth <= SEE_MAX_DEPTH
-                        && !pos.see_ge(m, -see_quiet_margin() * lmr_depth * lmr_depth)
-                    {
-                        continue;
-                    }
-                } else if !quiet
-                    && depth <= SEE_MAX_DEPTH
-                    && !pos.see_ge(m, -see_noisy_margin() * depth)
-                {
-                    continue;
                 }
             }
 
@@ -362,21 +346,14 @@ impl Searcher<'_> {
                     -self.pvs::<NonPv>(&child, -beta, -alpha, new_depth, ply + 1, !node.cut_node)
                 }
             } else {
-                let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && out.moves_seen > 1 + usize::from(N::ROOT) {
-                    r = lmr(depth, out.moves_seen);
-                    r += i32::from(!N::PV) + i32::from(node.cut_node);
-                    r -= i32::from(node.improving) + i32::from(gives_check);
-                    if quiet {
-                        r -= hist / lmr_hist_div();
-                        if killers.contains(&Some(m)) || counter == Some(m) {
-                            r -= 1;
-                        }
-                    } else {
-                        r -= 1;
-                    }
-                    r = r.clamp(0, (new_depth - 1).max(0));
-                }
+                let r = if depth >= LMR_MIN_DEPTH && out.moves_seen > 1 + usize::from(N::ROOT) {
+                    let quiet_history =
+                        quiet.then_some((hist, killers.contains(&Some(m)) || counter == Some(m)));
+                    let r = reduction::<N>(node, depth, out.moves_seen, gives_check, quiet_history);
+                    r.clamp(0, (new_depth - 1).max(0))
+                } else {
+                    0
+                };
                 self.search_later_move::<N>(
                     &child,
                     node,
@@ -565,6 +542,71 @@ impl Searcher<'_> {
         }
     }
 }
+/// What move pruning decides about a move before it is searched.
+enum Pruning {
+    Search,
+    Skip,
+    /// Skip it and every quiet move after it.
+    SkipQuiets,
+}
+
+/// Late-move and futility pruning of quiet moves that do not check, and pruning of moves
+/// whose exchanges lose too much for the depth left.
+fn prune_move(
+    pos: &Position,
+    node: &Node,
+    m: Move,
+    gives_check: bool,
+    alpha: i32,
+    depth: i32,
+    moves_seen: usize,
+) -> Pruning {
+    if m.is_noisy() || gives_check {
+        let losing =
+            m.is_noisy() && depth <= SEE_MAX_DEPTH && !pos.see_ge(m, -see_noisy_margin() * depth);
+        return if losing {
+            Pruning::Skip
+        } else {
+            Pruning::Search
+        };
+    }
+    let lmr_depth = (depth - 1 - lmr(depth, moves_seen)).max(0);
+    if depth <= LMP_MAX_DEPTH && moves_seen > lmp_limit(depth, node.improving) {
+        return Pruning::SkipQuiets;
+    }
+    if let Some(se) = node.static_eval
+        && lmr_depth <= FP_MAX_DEPTH
+        && se + fp_base() + fp_margin() * lmr_depth <= alpha
+    {
+        return Pruning::SkipQuiets;
+    }
+    if lmr_depth <= SEE_MAX_DEPTH && !pos.see_ge(m, -see_quiet_margin() * lmr_depth * lmr_depth) {
+        return Pruning::Skip;
+    }
+    Pruning::Search
+}
+
+/// How many plies less a late move is searched first (before clamping to the depth left):
+/// more in non-PV and cut nodes, less when improving, for checks, for captures and for quiet
+/// moves with good history (`quiet`: the history score, and whether it is a killer or the
+/// counter move).
+fn reduction<N: NodeKind>(
+    node: &Node,
+    depth: i32,
+    moves_seen: usize,
+    gives_check: bool,
+    quiet: Option<(i32, bool)>,
+) -> i32 {
+    let mut r = lmr(depth, moves_seen);
+    r += i32::from(!N::PV) + i32::from(node.cut_node);
+    r -= i32::from(node.improving) + i32::from(gives_check);
+    match quiet {
+        Some((history, refutation)) => r -= history / lmr_hist_div() + i32::from(refutation),
+        None => r -= 1,
+    }
+    r
+}
+
 impl Searcher<'_> {
     /// The static evaluation with the learnt correction, kept off the decisive range.
     pub(super) fn corrected(&self, pos: &Position, raw: i32) -> i32 {
