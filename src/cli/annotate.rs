@@ -1,6 +1,6 @@
 use std::io::Write;
 use std::ops::ControlFlow;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
@@ -15,7 +15,7 @@ use kibitzer::book::Book;
 use kibitzer::engine::{Engine, EngineOptions, SearchLimits};
 use kibitzer::engines::external::{EngineSpec, HANDSHAKE_TIMEOUT, Protocol, UciClient};
 use kibitzer::engines::policy::PlayPolicy;
-use kibitzer::game::{self, AtomicFile, Game, PgnReader, parse_game, write_game};
+use kibitzer::game::{self, Game, PgnReader, parse_game, save_atomic, write_game};
 use kibitzer::tablebase::Tablebases;
 
 #[derive(Args)]
@@ -425,7 +425,8 @@ fn write_games(args: &AnnotateArgs, done: &[(u64, &Game, &GameSummary)]) -> anyh
         write_game(game, &mut text);
     }
     match &args.out {
-        Some(path) => write_atomically(path, text.as_bytes())?,
+        Some(path) => save_atomic(path, text.as_bytes())
+            .with_context(|| format!("cannot write {}", path.display()))?,
         None => std::io::stdout()
             .write_all(text.as_bytes())
             .context("writing standard output")?,
@@ -436,17 +437,9 @@ fn write_games(args: &AnnotateArgs, done: &[(u64, &Game, &GameSummary)]) -> anyh
             .map(|(n, g, summary)| game_json(*n, g, summary))
             .collect();
         let bytes = serde_json::to_vec_pretty(&report).context("encoding JSON")?;
-        write_atomically(path, &bytes)?;
+        save_atomic(path, &bytes).with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(())
-}
-
-fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut file =
-        AtomicFile::create(path).with_context(|| format!("cannot write {}", path.display()))?;
-    file.write_all(bytes)
-        .and_then(|()| file.commit())
-        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// One line per game on standard error: each side's accuracy, average loss and errors.
