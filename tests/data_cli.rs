@@ -271,6 +271,29 @@ fn a_damaged_games_file_is_an_error_naming_it() {
     );
 }
 
+/// `datagen --out` naming a file of something else (here a PGN) is refused, the file untouched;
+/// reading it as training data says what it was taken for.
+#[test]
+fn datagen_leaves_a_file_not_its_own_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let pgn = "[Event \"?\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 5. O-O Be7 *\n";
+    for (name, contents) in [("games.pgn", pgn), ("short.kbg", "garbage")] {
+        std::fs::write(dir.join(name), contents).unwrap();
+        let err = kibitzer_fails(&["datagen", "--out", name, "--positions", "10"], dir);
+        assert!(
+            err.contains(name) && err.contains("neither a games file nor"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(dir.join(name)).unwrap(), contents);
+        let err = kibitzer_fails(&["data", "stats", name], dir);
+        assert!(
+            err.contains(name) && err.contains("no games header"),
+            "{err}"
+        );
+    }
+}
+
 /// A signal stops `datagen` after the games in flight are written: the file reads whole and
 /// the next run appends to it without dropping anything.
 #[cfg(unix)]

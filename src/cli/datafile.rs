@@ -68,7 +68,12 @@ pub fn read_positions(path: &Path) -> anyhow::Result<Vec<TrainingRecord>> {
         Format::Records => {
             let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
             let len = file.metadata()?.len();
-            read_records(BufReader::new(file), len).with_context(|| path.display().to_string())
+            read_records(BufReader::new(file), len).with_context(|| {
+                format!(
+                    "{} (no games header, so read as 32-byte records)",
+                    path.display()
+                )
+            })
         }
     }
 }
@@ -112,7 +117,21 @@ pub fn open_for_append(path: &Path) -> anyhow::Result<Appending> {
     }
     let (format, whole, positions) = match detect(path)? {
         Format::Records => {
+            // Only a file of our own records may be cut and appended to: anything else given as
+            // --out by mistake (a PGN, say) is left as it is.
             let whole = len - len % RECORD_LEN as u64;
+            let not_ours = || {
+                format!(
+                    "{} is neither a games file nor 32-byte training records; \
+                     datagen appends only to its own files",
+                    path.display()
+                )
+            };
+            if whole == 0 {
+                bail!("{}", not_ours());
+            }
+            file.seek(SeekFrom::Start(0))?;
+            read_records(BufReader::new(&file).take(whole), whole).with_context(not_ours)?;
             (Format::Records, whole, whole / RECORD_LEN as u64)
         }
         Format::Games => {
