@@ -272,7 +272,7 @@ fn a_damaged_games_file_is_an_error_naming_it() {
 }
 
 /// `datagen --out` naming a file of something else (here a PGN) is refused, the file untouched;
-/// reading it as training data says what it was taken for.
+/// reading it as training data is refused the same way.
 #[test]
 fn datagen_leaves_a_file_not_its_own_alone() {
     let tmp = tempfile::tempdir().unwrap();
@@ -288,7 +288,7 @@ fn datagen_leaves_a_file_not_its_own_alone() {
         assert_eq!(std::fs::read_to_string(dir.join(name)).unwrap(), contents);
         let err = kibitzer_fails(&["data", "stats", name], dir);
         assert!(
-            err.contains(name) && err.contains("no games header"),
+            err.contains(name) && err.contains("neither a games file nor"),
             "{err}"
         );
     }

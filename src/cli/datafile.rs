@@ -25,16 +25,28 @@ impl Format {
     }
 }
 
-/// The format of a non-empty file, by its first bytes.
+/// The format of a file, by its first bytes: the games header, or a first 32 bytes that read as
+/// a training record (an empty file holds no records). Anything else is an error naming the
+/// file, so that no reader or appender takes another kind of file (a PGN, say) for data.
 pub fn detect(path: &Path) -> anyhow::Result<Format> {
-    let mut file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
-    let mut head = [0u8; 8];
-    let n = file.read(&mut head)?;
-    Ok(if n == 8 && &head == MAGIC {
-        Format::Games
+    let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let mut head = Vec::with_capacity(RECORD_LEN);
+    file.take(RECORD_LEN as u64)
+        .read_to_end(&mut head)
+        .with_context(|| format!("reading {}", path.display()))?;
+    if head.starts_with(MAGIC) {
+        Ok(Format::Games)
+    } else if head.is_empty()
+        || <&[u8; RECORD_LEN]>::try_from(head.as_slice())
+            .is_ok_and(|first| TrainingRecord::from_bytes(first, 0).is_ok())
+    {
+        Ok(Format::Records)
     } else {
-        Format::Records
-    })
+        bail!(
+            "{} is neither a games file nor 32-byte training records",
+            path.display()
+        )
+    }
 }
 
 /// Calls `each` with every game of a games file, in order.
@@ -68,12 +80,7 @@ pub fn read_positions(path: &Path) -> anyhow::Result<Vec<TrainingRecord>> {
         Format::Records => {
             let file = File::open(path).with_context(|| format!("opening {}", path.display()))?;
             let len = file.metadata()?.len();
-            read_records(BufReader::new(file), len).with_context(|| {
-                format!(
-                    "{} (no games header, so read as 32-byte records)",
-                    path.display()
-                )
-            })
+            read_records(BufReader::new(file), len).with_context(|| path.display().to_string())
         }
     }
 }
@@ -117,21 +124,7 @@ pub fn open_for_append(path: &Path) -> anyhow::Result<Appending> {
     }
     let (format, whole, positions) = match detect(path)? {
         Format::Records => {
-            // Only a file of our own records may be cut and appended to: anything else given as
-            // --out by mistake (a PGN, say) is left as it is.
             let whole = len - len % RECORD_LEN as u64;
-            let not_ours = || {
-                format!(
-                    "{} is neither a games file nor 32-byte training records; \
-                     datagen appends only to its own files",
-                    path.display()
-                )
-            };
-            if whole == 0 {
-                bail!("{}", not_ours());
-            }
-            file.seek(SeekFrom::Start(0))?;
-            read_records(BufReader::new(&file).take(whole), whole).with_context(not_ours)?;
             (Format::Records, whole, whole / RECORD_LEN as u64)
         }
         Format::Games => {
