@@ -125,6 +125,18 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
     Bitboard(PAWN[color.index()][sq.index()])
 }
 
+/// Squares any of `pawns`, all of `color`, attacks.
+#[inline]
+pub fn pawn_attacks_all(pawns: Bitboard, color: Color) -> Bitboard {
+    const FILE_A: u64 = 0x0101_0101_0101_0101;
+    const FILE_H: u64 = FILE_A << 7;
+    let p = pawns.0;
+    Bitboard(match color {
+        Color::White => ((p << 7) & !FILE_H) | ((p << 9) & !FILE_A),
+        Color::Black => ((p >> 9) & !FILE_H) | ((p >> 7) & !FILE_A),
+    })
+}
+
 #[inline]
 fn magic_lookup(magic: &Magic, occupied: Bitboard) -> Bitboard {
     let index = ((occupied.0 & magic.mask).wrapping_mul(magic.magic) >> magic.shift) as usize;
@@ -243,5 +255,23 @@ mod tests {
             assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY));
         }
         assert!(!aligned(Square::A1, Square::H8, Square::E4));
+    }
+
+    #[test]
+    fn a_sides_attacked_squares_are_those_it_attacks_one_by_one() {
+        use crate::chess::testing::random_game;
+        use crate::chess::{Rng, STARTPOS};
+        let mut rng = Rng::new(11);
+        for _ in 0..20 {
+            for (pos, _) in random_game(STARTPOS, 120, &mut rng) {
+                for color in [Color::White, Color::Black] {
+                    let one_by_one: Bitboard = Square::ALL
+                        .into_iter()
+                        .filter(|&sq| pos.is_attacked(sq, color, pos.occupied()))
+                        .collect();
+                    assert_eq!(pos.attacked_squares(color), one_by_one, "{pos}");
+                }
+            }
+        }
     }
 }

@@ -5,7 +5,7 @@ use std::fmt;
 
 use super::attacks::{
     attacks, between, bishop_attacks, bishop_rays, king_attacks, knight_attacks, pawn_attacks,
-    rook_attacks, rook_rays,
+    pawn_attacks_all, rook_attacks, rook_rays,
 };
 use super::bitboard::Bitboard;
 use super::moves::{Move, MoveKind};
@@ -409,6 +409,23 @@ impl Position {
     #[inline]
     pub fn is_attacked(&self, sq: Square, color: Color, occupied: Bitboard) -> bool {
         self.attackers_by(color, sq, occupied).any()
+    }
+
+    /// Every square `color` attacks, its own men's included, sliders seen through the board.
+    pub fn attacked_squares(&self, color: Color) -> Bitboard {
+        let (occupied, ours) = (self.occupied(), self.by_color(color));
+        let mut attacked = pawn_attacks_all(self.pieces(color, Role::Pawn), color)
+            | king_attacks(self.king(color));
+        for sq in self.pieces(color, Role::Knight) {
+            attacked |= knight_attacks(sq);
+        }
+        for sq in self.diagonal_sliders() & ours {
+            attacked |= bishop_attacks(sq, occupied);
+        }
+        for sq in self.orthogonal_sliders() & ours {
+            attacked |= rook_attacks(sq, occupied);
+        }
+        attacked
     }
 
     /// Pieces of either colour that alone stand between `color`'s king and an enemy slider.

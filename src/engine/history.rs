@@ -3,7 +3,7 @@
 //! correction history (how far searches found the static evaluation off, by pawn structure and
 //! by each side's other pieces).
 
-use crate::chess::{Color, Move, Piece, Position, Role, Square, zobrist};
+use crate::chess::{Bitboard, Color, Move, Piece, Position, Role, Square, zobrist};
 
 use super::params::{HIST_LIMIT, hist_bonus_add, hist_bonus_max, hist_bonus_mult};
 
@@ -23,7 +23,8 @@ impl PieceTo {
 const PIECE_TO: usize = 12 * 64;
 
 pub struct History {
-    /// [colour][from][to]
+    /// [colour][from attacked][to attacked][from][to]: a move out of or into an enemy attack
+    /// is kept apart from the same move where neither square is attacked.
     butterfly: Vec<i16>,
     /// [previous piece-to][piece-to]
     continuation: Vec<i16>,
@@ -34,7 +35,7 @@ pub struct History {
 impl Default for History {
     fn default() -> Self {
         History {
-            butterfly: vec![0; 2 * 64 * 64],
+            butterfly: vec![0; 2 * 2 * 2 * 64 * 64],
             continuation: vec![0; PIECE_TO * PIECE_TO],
             counter: vec![None; PIECE_TO],
         }
@@ -53,8 +54,12 @@ fn apply(entry: &mut i16, delta: i32) {
     *entry = next.clamp(-HIST_LIMIT, HIST_LIMIT) as i16;
 }
 
-fn butterfly_index(color: Color, m: Move) -> usize {
-    (color.index() * 64 + m.from().index()) * 64 + m.to().index()
+/// `threats`: the squares the side not moving attacks.
+fn butterfly_index(color: Color, m: Move, threats: Bitboard) -> usize {
+    let from_attacked = usize::from(threats.contains(m.from()));
+    let to_attacked = usize::from(threats.contains(m.to()));
+    let table = (color.index() * 2 + from_attacked) * 2 + to_attacked;
+    (table * 64 + m.from().index()) * 64 + m.to().index()
 }
 
 impl History {
@@ -64,15 +69,17 @@ impl History {
         self.counter.fill(None);
     }
 
-    /// Ordering score of a quiet move: butterfly plus the continuation histories.
+    /// Ordering score of a quiet move: butterfly plus the continuation histories. `threats`:
+    /// the squares the opponent attacks.
     pub fn quiet_score(
         &self,
         color: Color,
         m: Move,
         piece_to: PieceTo,
         prev: &[Option<PieceTo>; 2],
+        threats: Bitboard,
     ) -> i32 {
-        let mut score = i32::from(self.butterfly[butterfly_index(color, m)]);
+        let mut score = i32::from(self.butterfly[butterfly_index(color, m, threats)]);
         for p in prev.iter().flatten() {
             score += i32::from(self.continuation[p.index() * PIECE_TO + piece_to.index()]);
         }
@@ -86,12 +93,13 @@ impl History {
         best: (Move, PieceTo),
         tried: &[Option<(Move, PieceTo)>],
         prev: &[Option<PieceTo>; 2],
+        threats: Bitboard,
         depth: i32,
     ) {
         let b = bonus(depth);
-        self.update_one(color, best, prev, b);
+        self.update_one(color, best, prev, threats, b);
         for &t in tried.iter().flatten() {
-            self.update_one(color, t, prev, -b);
+            self.update_one(color, t, prev, threats, -b);
         }
         if let Some(p) = prev[0] {
             self.counter[p.index()] = Some(best.0);
@@ -103,9 +111,13 @@ impl History {
         color: Color,
         (m, pt): (Move, PieceTo),
         prev: &[Option<PieceTo>; 2],
+        threats: Bitboard,
         delta: i32,
     ) {
-        apply(&mut self.butterfly[butterfly_index(color, m)], delta);
+        apply(
+            &mut self.butterfly[butterfly_index(color, m, threats)],
+            delta,
+        );
         for p in prev.iter().flatten() {
             apply(
                 &mut self.continuation[p.index() * PIECE_TO + pt.index()],
@@ -219,16 +231,32 @@ mod tests {
             None,
         ];
         let mut h = History::default();
+        let none = Bitboard::EMPTY;
         for _ in 0..1000 {
-            h.update_quiets(Color::White, (a, pt(a)), &[Some((b, pt(b)))], &prev, 10);
+            h.update_quiets(
+                Color::White,
+                (a, pt(a)),
+                &[Some((b, pt(b)))],
+                &prev,
+                none,
+                10,
+            );
         }
-        let sa = h.quiet_score(Color::White, a, pt(a), &prev);
-        let sb = h.quiet_score(Color::White, b, pt(b), &prev);
+        let sa = h.quiet_score(Color::White, a, pt(a), &prev, none);
+        let sb = h.quiet_score(Color::White, b, pt(b), &prev, none);
         assert!(sa > 0 && sa <= 2 * HIST_LIMIT);
         assert!((-2 * HIST_LIMIT..0).contains(&sb));
         assert_eq!(h.counter_move(prev[0]), Some(a));
+        // The same move into an attacked square has a butterfly entry of its own: only the
+        // continuation history is shared.
+        let attacked = Bitboard::from_square(a.to());
+        let continuation = sa - i32::from(h.butterfly[butterfly_index(Color::White, a, none)]);
+        assert_eq!(
+            h.quiet_score(Color::White, a, pt(a), &prev, attacked),
+            continuation
+        );
         h.clear();
-        assert_eq!(h.quiet_score(Color::White, a, pt(a), &prev), 0);
+        assert_eq!(h.quiet_score(Color::White, a, pt(a), &prev, none), 0);
     }
 
     #[test]

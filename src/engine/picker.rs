@@ -4,7 +4,7 @@
 
 use crate::chess::check::CheckSquares;
 use crate::chess::position::see_value;
-use crate::chess::{Color, GenType, Move, MoveList, Position};
+use crate::chess::{Bitboard, Color, GenType, Move, MoveList, Position};
 
 use super::history::{History, PieceTo};
 
@@ -30,6 +30,8 @@ pub struct Context {
     pub counter: Option<Move>,
     /// Continuation keys of the moves one and two plies back.
     pub prev: [Option<PieceTo>; 2],
+    /// Squares the opponent attacks (a key of the butterfly history).
+    pub threats: Bitboard,
 }
 
 pub struct MovePicker {
@@ -247,7 +249,8 @@ impl MovePicker {
                             piece: pos.moved_piece(m).expect("generated move has a piece"),
                             to: m.to(),
                         };
-                        self.quiet_scores[i] = history.quiet_score(us, m, piece_to, &self.ctx.prev);
+                        self.quiet_scores[i] =
+                            history.quiet_score(us, m, piece_to, &self.ctx.prev, self.ctx.threats);
                     }
                     self.stage = Stage::Quiet;
                 }
@@ -307,6 +310,7 @@ mod tests {
             killers: [Some(killer), None],
             counter: Some(bogus_counter),
             prev: [None, None],
+            threats: Bitboard::EMPTY,
         };
         let moves = all(&pos, ctx);
         let legal = pos.legal_moves();

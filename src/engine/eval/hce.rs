@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use crate::chess::attacks::{
-    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks, pawn_attacks_all, rook_attacks,
 };
 use crate::chess::{Bitboard, Color, File, Piece, Position, Rank, Role, Square};
 
@@ -82,17 +82,6 @@ impl<T: Trace> Sum<'_, T> {
         self.total += color.fold(value, -value);
         self.trace.add(color, param, count);
     }
-}
-
-const FILE_A: u64 = 0x0101_0101_0101_0101;
-const FILE_H: u64 = FILE_A << 7;
-
-pub(super) fn pawn_attacks_all(pawns: Bitboard, color: Color) -> Bitboard {
-    let p = pawns.0;
-    Bitboard(match color {
-        Color::White => ((p << 7) & !FILE_H) | ((p << 9) & !FILE_A),
-        Color::Black => ((p >> 9) & !FILE_H) | ((p >> 7) & !FILE_A),
-    })
 }
 
 /// Squares on ranks strictly in front of `sq` from `color`'s side.

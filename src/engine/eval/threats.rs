@@ -2,10 +2,12 @@
 //! hanging pieces, pawn pushes that would attack, and checks the enemy cannot answer by taking
 //! the checker. [`AttackMap`] gathers a side's attacks while its mobility is counted.
 
-use crate::chess::attacks::{bishop_attacks, king_attacks, knight_attacks, rook_attacks};
+use crate::chess::attacks::{
+    bishop_attacks, king_attacks, knight_attacks, pawn_attacks_all, rook_attacks,
+};
 use crate::chess::{Bitboard, Color, Position, Rank, Role};
 
-use super::hce::{Sum, Trace, pawn_attacks_all};
+use super::hce::{Sum, Trace};
 use super::terms as p;
 
 /// Where one side's pieces attack.

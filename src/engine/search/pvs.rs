@@ -3,7 +3,7 @@
 //! the move loop (move pruning, extensions, reduced and re-searched children), and storing
 //! the result with the history updates of a cutoff.
 
-use crate::chess::{Move, Position};
+use crate::chess::{Bitboard, Move, Position};
 
 use super::super::Bound;
 use super::super::history::PieceTo;
@@ -43,6 +43,8 @@ struct Searched {
     /// Quiet moves tried before the best one (for the history maluses).
     quiets_tried: [Option<(Move, PieceTo)>; 64],
     quiet_count: usize,
+    /// Squares the opponent attacks: the butterfly history's key for every quiet move here.
+    threats: Bitboard,
 }
 
 impl Searcher<'_> {
@@ -274,11 +276,13 @@ impl Searcher<'_> {
         let prev = node.prev;
         let killers = self.td.killers[ply];
         let counter = self.td.history.counter_move(prev[0]);
+        let threats = pos.attacked_squares(!us);
         let mut picker = MovePicker::new(Context {
             tt_move: node.tt_move,
             killers,
             counter,
             prev,
+            threats,
         });
         let mut out = Searched {
             best_score: -INFINITY,
@@ -286,6 +290,7 @@ impl Searcher<'_> {
             moves_seen: 0,
             quiets_tried: [None; 64],
             quiet_count: 0,
+            threats,
         };
         let mut skip_quiets = false;
         let mut root_next = self.td.pv_idx;
@@ -313,7 +318,7 @@ impl Searcher<'_> {
             let piece = pos.moved_piece(m).expect("generated move has a piece");
             let piece_to = PieceTo { piece, to: m.to() };
             let hist = if quiet {
-                self.td.history.quiet_score(us, m, piece_to, &prev)
+                self.td.history.quiet_score(us, m, piece_to, &prev, threats)
             } else {
                 0
             };
@@ -515,6 +520,7 @@ impl Searcher<'_> {
                 (m, piece_to),
                 &searched.quiets_tried[..searched.quiet_count],
                 &node.prev,
+                searched.threats,
                 depth,
             );
         }
