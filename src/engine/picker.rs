@@ -30,8 +30,6 @@ pub struct Context {
     pub counter: Option<Move>,
     /// Continuation keys of the moves one and two plies back.
     pub prev: [Option<PieceTo>; 2],
-    /// Squares the opponent attacks (a key of the butterfly history).
-    pub threats: Bitboard,
 }
 
 pub struct MovePicker {
@@ -53,6 +51,9 @@ pub struct MovePicker {
     captures_only: bool,
     /// Made on the first question about checks, for all of the node's moves.
     check_squares: Option<CheckSquares>,
+    /// The squares the opponent attacks (a key of the butterfly history), found when a quiet
+    /// move is first scored.
+    threats: Option<Bitboard>,
 }
 
 /// MVV-LVA: the most valuable victim first, the cheapest attacker breaking ties; queening too.
@@ -93,6 +94,7 @@ impl MovePicker {
             only_checks_left: false,
             captures_only: false,
             check_squares: None,
+            threats: None,
         }
     }
 
@@ -132,6 +134,18 @@ impl MovePicker {
         self.check_squares
             .get_or_insert_with(|| CheckSquares::new(pos))
             .gives_check(pos, m)
+    }
+
+    /// The squares the side not to move in `pos` (this node's position) attacks.
+    pub fn threats(&mut self, pos: &Position) -> Bitboard {
+        *self
+            .threats
+            .get_or_insert_with(|| pos.attacked_squares(!pos.turn()))
+    }
+
+    /// [`MovePicker::threats`] if a quiet move needed them.
+    pub fn threats_found(&self) -> Option<Bitboard> {
+        self.threats
     }
 
     /// Drops the quiet moves not yet returned that do not give check (or were returned as the
@@ -243,6 +257,7 @@ impl MovePicker {
                         self.keep_quiet_checks(pos);
                     }
                     let us: Color = pos.turn();
+                    let threats = self.threats(pos);
                     for i in 0..self.quiet.len() {
                         let m = self.quiet[i];
                         let piece_to = PieceTo {
@@ -250,7 +265,7 @@ impl MovePicker {
                             to: m.to(),
                         };
                         self.quiet_scores[i] =
-                            history.quiet_score(us, m, piece_to, &self.ctx.prev, self.ctx.threats);
+                            history.quiet_score(us, m, piece_to, &self.ctx.prev, threats);
                     }
                     self.stage = Stage::Quiet;
                 }
@@ -310,7 +325,6 @@ mod tests {
             killers: [Some(killer), None],
             counter: Some(bogus_counter),
             prev: [None, None],
-            threats: Bitboard::EMPTY,
         };
         let moves = all(&pos, ctx);
         let legal = pos.legal_moves();

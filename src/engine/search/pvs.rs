@@ -43,8 +43,9 @@ struct Searched {
     /// Quiet moves tried before the best one (for the history maluses).
     quiets_tried: [Option<(Move, PieceTo)>; 64],
     quiet_count: usize,
-    /// Squares the opponent attacks: the butterfly history's key for every quiet move here.
-    threats: Bitboard,
+    /// Squares the opponent attacks (the butterfly history's key for every quiet move here),
+    /// if a quiet move was scored.
+    threats: Option<Bitboard>,
 }
 
 impl Searcher<'_> {
@@ -276,13 +277,11 @@ impl Searcher<'_> {
         let prev = node.prev;
         let killers = self.td.killers[ply];
         let counter = self.td.history.counter_move(prev[0]);
-        let threats = pos.attacked_squares(!us);
         let mut picker = MovePicker::new(Context {
             tt_move: node.tt_move,
             killers,
             counter,
             prev,
-            threats,
         });
         let mut out = Searched {
             best_score: -INFINITY,
@@ -290,7 +289,7 @@ impl Searcher<'_> {
             moves_seen: 0,
             quiets_tried: [None; 64],
             quiet_count: 0,
-            threats,
+            threats: None,
         };
         let mut skip_quiets = false;
         let mut root_next = self.td.pv_idx;
@@ -317,11 +316,6 @@ impl Searcher<'_> {
             let gives_check = picker.gives_check(pos, m);
             let piece = pos.moved_piece(m).expect("generated move has a piece");
             let piece_to = PieceTo { piece, to: m.to() };
-            let hist = if quiet {
-                self.td.history.quiet_score(us, m, piece_to, &prev, threats)
-            } else {
-                0
-            };
 
             if !N::ROOT && out.best_score > -TB_BOUND && has_pieces {
                 match prune_move(pos, node, m, gives_check, alpha, depth, out.moves_seen) {
@@ -352,8 +346,11 @@ impl Searcher<'_> {
                 }
             } else {
                 let r = if depth >= LMR_MIN_DEPTH && out.moves_seen > 1 + usize::from(N::ROOT) {
-                    let quiet_history =
-                        quiet.then_some((hist, killers.contains(&Some(m)) || counter == Some(m)));
+                    let quiet_history = quiet.then(|| {
+                        let threats = picker.threats(pos);
+                        let hist = self.td.history.quiet_score(us, m, piece_to, &prev, threats);
+                        (hist, killers.contains(&Some(m)) || counter == Some(m))
+                    });
                     let r = reduction::<N>(node, depth, out.moves_seen, gives_check, quiet_history);
                     r.clamp(0, (new_depth - 1).max(0))
                 } else {
@@ -394,6 +391,7 @@ impl Searcher<'_> {
                 out.quiet_count += 1;
             }
         }
+        out.threats = picker.threats_found();
         Ok(out)
     }
 
@@ -520,7 +518,9 @@ impl Searcher<'_> {
                 (m, piece_to),
                 &searched.quiets_tried[..searched.quiet_count],
                 &node.prev,
-                searched.threats,
+                searched
+                    .threats
+                    .unwrap_or_else(|| pos.attacked_squares(!pos.turn())),
                 depth,
             );
         }
