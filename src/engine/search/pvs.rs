@@ -593,9 +593,9 @@ fn prune_move(
 }
 
 /// How many plies less a late move is searched first (before clamping to the depth left):
-/// more in non-PV and cut nodes, less when improving, for checks, for captures and for quiet
-/// moves with good history (`quiet`: the history score, and whether it is a killer or the
-/// counter move).
+/// more in non-PV and cut nodes and after a noisy TT move (the node is likely decided by it),
+/// less when improving, for checks, for captures and for quiet moves with good history
+/// (`quiet`: the history score, and whether it is a killer or the counter move).
 fn reduction<N: NodeKind>(
     node: &Node,
     depth: i32,
@@ -605,6 +605,7 @@ fn reduction<N: NodeKind>(
 ) -> i32 {
     let mut r = lmr(depth, moves_seen);
     r += i32::from(!N::PV) + i32::from(node.cut_node);
+    r += i32::from(node.tt_move.is_some_and(|m| m.is_noisy()));
     r -= i32::from(node.improving) + i32::from(gives_check);
     match quiet {
         Some((history, refutation)) => r -= history / lmr_hist_div() + i32::from(refutation),
