@@ -422,10 +422,12 @@ mod tests {
             hash_mb: 8,
             ..EngineOptions::default()
         });
+        // Depth 8: at depth 6 the history the earlier moves left behind can prune Black's
+        // defences to 3. Qh5, and 2... Nc6 then looks lost too.
         let mut annotator = Annotator::new(
             AnalysisEngine::Builtin(Box::new(engine)),
             events,
-            SearchLimits::depth(6),
+            SearchLimits::depth(8),
         );
         let stop = AtomicBool::new(false);
         let summary = annotator.annotate(&mut game, &PlayPolicy::default(), &stop);
