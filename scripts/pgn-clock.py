@@ -12,6 +12,8 @@ import statistics
 import sys
 
 TAG = re.compile(r'^\[(White|Black) "([^"]*)"\]', re.M)
+# A game set up from a position with Black to move starts with Black's time.
+BLACK_STARTS = re.compile(r'^\[FEN "\S+ b ', re.M)
 MOVE_TIME = re.compile(r"\{[^}]*?([\d.]+)s \}")
 
 
@@ -40,7 +42,8 @@ def main():
         if set(names) != {"White", "Black"}:
             sys.exit(f"{args.pgn}: game {number} has no White or Black tag")
         times = [float(t) for t in MOVE_TIME.findall(game)]
-        for side, colour in enumerate(("White", "Black")):
+        order = ("Black", "White") if BLACK_STARTS.search(game) else ("White", "Black")
+        for side, colour in enumerate(order):
             mine = times[side::2]
             s = stats.setdefault(names[colour], {"end": [], "first20": [], "moves": []})
             s["end"].append(base + inc * len(mine) - sum(mine))
