@@ -39,24 +39,35 @@ def phase(board):
     return "endgame"
 
 
-def score_for(engine, board, depth, colour):
-    info = engine.analyse(board, chess.engine.Limit(depth=depth))
-    return info["score"].pov(colour).score(mate_score=10000)
+def judge_for_game(engine, depth):
+    """Scores positions of one game for either side; a position is searched once however often it
+    is asked for (the decisive-move scan and the checkpoints ask for the same ones), each from a
+    cleared hash (`ucinewgame`), so that a score does not depend on what was searched before it."""
+    white_scores = {}
+
+    def judge(board, colour):
+        ply = len(board.move_stack)
+        if ply not in white_scores:
+            limit = chess.engine.Limit(depth=depth)
+            info = engine.analyse(board, limit, game=object())
+            white_scores[ply] = info["score"].white().score(mate_score=10000)
+        return white_scores[ply] if colour == chess.WHITE else -white_scores[ply]
+
+    return judge
 
 
-def sample_checkpoints(game, colour, checkpoints, reference, depth, at_checkpoint):
+def sample_checkpoints(game, colour, checkpoints, judge, at_checkpoint):
     """The reference's score for `colour` when each checkpoint's move number is first reached."""
     board = game.board()
     start = board.fullmove_number
-    wanted = sorted(checkpoints)
+    left = set(checkpoints)
     for node in [None, *game.mainline()]:
         if node is not None:
             board.push(node.move)
-        while wanted and board.fullmove_number - start + 1 >= wanted[0]:
-            if board.fullmove_number - start + 1 == wanted[0] and not board.is_game_over():
-                score = score_for(reference, board, depth, colour)
-                at_checkpoint[wanted[0]].append(max(-1000, min(1000, score)))
-            wanted.pop(0)
+        number = board.fullmove_number - start + 1
+        if number in left and not board.is_game_over():
+            left.discard(number)
+            at_checkpoint[number].append(max(-1000, min(1000, judge(board, colour))))
 
 
 def main():
@@ -90,31 +101,28 @@ def main():
             if args.engine not in (white, black):
                 continue
             colour = chess.WHITE if white == args.engine else chess.BLACK
+            judge = judge_for_game(reference, args.depth)
             if checkpoints:
-                sample_checkpoints(game, colour, checkpoints, reference, args.depth, at_checkpoint)
+                sample_checkpoints(game, colour, checkpoints, judge, at_checkpoint)
             lost = game.headers.get("Result") == ("0-1" if colour == chess.WHITE else "1-0")
             if not lost:
                 continue
             losses += 1
             board = game.board()
-            before = score_for(reference, board, args.depth, colour)
+            before = judge(board, colour)
             found = None
             for node in game.mainline():
-                mover = board.turn
-                board.push(node.move)
-                if mover != colour:
-                    before = score_for(reference, board, args.depth, colour)
-                    continue
-                after = score_for(reference, board, args.depth, colour)
-                if after < args.lost and before >= args.lost - args.drop and before - after >= args.drop:
-                    board.pop()
-                    san = board.san(node.move)
-                    where = phase(board)
-                    own = OWN_SCORE.match(node.comment.strip())
-                    found = (board.fullmove_number, san, before, after, where, own.group(1) if own else "?")
+                if board.turn != colour:
                     board.push(node.move)
+                    before = judge(board, colour)
+                    continue
+                number, san, where = board.fullmove_number, board.san(node.move), phase(board)
+                board.push(node.move)
+                after = judge(board, colour)
+                if after < args.lost and before >= args.lost - args.drop and before - after >= args.drop:
+                    own = OWN_SCORE.match(node.comment.strip())
+                    found = (number, san, before, after, where, own.group(1) if own else "?")
                     break
-                before = after
             opening = game.headers.get("FEN", "startpos")
             if found is None:
                 kinds["gradual"] += 1
