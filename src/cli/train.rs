@@ -31,8 +31,9 @@ pub struct TrainArgs {
     /// of men on the board.
     #[arg(long, default_value_t = 1)]
     buckets: usize,
-    /// Sets of first-layer inputs by where each side's own king stands (1, 4 or 8): with more
-    /// than one, each side sees the board mirrored so its king is on files a-d.
+    /// Sets of first-layer inputs by where each side's own king stands: 1; 3, by its file (a-c,
+    /// d-e, f-h); 6, by its file and whether it is on its first two ranks. A network without
+    /// them (`--resume FILE`) starts every set as its one.
     #[arg(long, default_value_t = 1)]
     king_buckets: usize,
     #[arg(long, default_value_t = 10)]
@@ -56,8 +57,7 @@ pub struct TrainArgs {
     validation: f64,
     #[arg(long, default_value_t = 0.01)]
     weight_decay: f32,
-    /// Do not add each position with the a- and h-files swapped (with king buckets it never
-    /// is: each side's board is mirrored to its king's half, so a swapped position is the same).
+    /// Do not add each position with the a- and h-files swapped.
     #[arg(long)]
     no_mirror: bool,
     /// Train through the file's rounding: each batch's gradients are taken on the weights as
@@ -222,7 +222,7 @@ fn check_shape(args: &TrainArgs) -> anyhow::Result<()> {
         bail!("--buckets must be from 1 to 16");
     }
     if !KING_BUCKETS.contains(&args.king_buckets) {
-        bail!("--king-buckets must be 1, 4 or 8");
+        bail!("--king-buckets must be 1, 3 or 6");
     }
     Ok(())
 }
@@ -307,7 +307,7 @@ fn announce(model: &Model, config: &TrainConfig, positions: usize) {
         config.hidden,
         config.buckets,
         positions,
-        if config.mirror && model.king_buckets() == 1 {
+        if config.mirror {
             " and their mirrors"
         } else {
             ""

@@ -238,8 +238,8 @@ impl Model {
     }
 
     /// The same network with `king_buckets` copies of its first layer's inputs, one per king
-    /// bucket: how a network without king buckets warm-starts one with them (it then sees the
-    /// board mirrored when its king is on files e-h).
+    /// bucket: how a network without king buckets warm-starts one with them, which evaluates
+    /// every position as it did until training sets the buckets apart.
     pub fn with_king_buckets(self, king_buckets: usize) -> Model {
         Model {
             feature_weights: self.feature_weights.repeat(king_buckets),
@@ -526,6 +526,33 @@ mod tests {
     }
 
     #[test]
+    fn a_warm_start_into_king_buckets_evaluates_as_before() {
+        let plain = Model::new(32, 2, 11);
+        let records: Vec<TrainingRecord> = [
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/5RK1 b - - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
+        ]
+        .iter()
+        .map(|fen| {
+            let pos = Position::from_fen(fen).unwrap();
+            TrainingRecord::new(&pos, 0, WhiteResult::Draw, None)
+        })
+        .collect();
+        for king_buckets in [3, 6] {
+            let kings = plain.clone().with_king_buckets(king_buckets);
+            for record in &records {
+                assert_eq!(kings.forward(record), plain.forward(record));
+                let pos = record.to_position().unwrap();
+                assert_eq!(
+                    kings.quantise(400.0).evaluate_from_scratch(&pos),
+                    plain.quantise(400.0).evaluate_from_scratch(&pos)
+                );
+            }
+        }
+    }
+
+    #[test]
     fn checkpoints_round_trip() {
         let model = Model::new(16, 4, 9);
         let mut bytes = Vec::new();
@@ -544,11 +571,11 @@ mod tests {
         no_kings.extend_from_slice(&new[8..16]);
         no_kings.extend_from_slice(&new[20..]);
         assert_eq!(Model::load(&mut no_kings.as_slice()).unwrap(), single);
-        let kings = Model::new(16, 2, 9).with_king_buckets(8);
-        let mut bytes8 = Vec::new();
-        kings.save(&mut bytes8).unwrap();
-        let back = Model::load(&mut bytes8.as_slice()).unwrap();
-        assert_eq!((back.king_buckets(), back.buckets()), (8, 2));
+        let kings = Model::new(16, 2, 9).with_king_buckets(6);
+        let mut bytes6 = Vec::new();
+        kings.save(&mut bytes6).unwrap();
+        let back = Model::load(&mut bytes6.as_slice()).unwrap();
+        assert_eq!((back.king_buckets(), back.buckets()), (6, 2));
         assert_eq!(back, kings);
         let short = Model::load(&mut &bytes[..20]).unwrap_err();
         assert_eq!(short.kind(), std::io::ErrorKind::InvalidData);
@@ -558,7 +585,7 @@ mod tests {
 
     #[test]
     fn a_rounded_model_is_its_network_file_read_back() {
-        let model = Model::new(32, 3, 7).with_king_buckets(4);
+        let model = Model::new(32, 3, 7).with_king_buckets(3);
         let rounded = model.rounded();
         assert_eq!(rounded, Model::from_network(&model.quantise(400.0)));
         assert_ne!(rounded, model);

@@ -1,6 +1,6 @@
 //! The quantised network: (768 x K -> H) x 2 perspectives -> 1 with SCReLU, int16 weights. The
 //! first layer may have one set of 768 inputs per king bucket (K of them: where the
-//! perspective's own king stands, the board mirrored so that king is on files a-d), the output
+//! perspective's own king stands, from its own side, the board never mirrored), the output
 //! layer one set of weights per material bucket.
 
 use crate::chess::{Color, Piece, Position, Square};
@@ -10,54 +10,26 @@ use super::format::{self, NetworkFileError};
 /// Inputs per perspective and king bucket: 2 colours x 6 roles x 64 squares.
 pub const INPUTS: usize = 768;
 
-/// King bucket counts a network may have. With 1 the board is not mirrored.
-pub const KING_BUCKETS: [usize; 3] = [1, 4, 8];
-
-/// The king bucket of a king on each square of files a-d (after mirroring), from its own side:
-/// `[rank * 4 + file]`. Four buckets: a1-b1, c1-d1, the second rank, the rest; eight: each back
-/// rank square, a2-b2, c2-d2, ranks 3-4, ranks 5-8.
-const KING_LAYOUT_4: [u8; 32] = {
-    let mut t = [3; 32];
-    t[0] = 0;
-    t[1] = 0;
-    t[2] = 1;
-    t[3] = 1;
-    let mut i = 4;
-    while i < 8 {
-        t[i] = 2;
-        i += 1;
-    }
-    t
-};
-const KING_LAYOUT_8: [u8; 32] = {
-    let mut t = [7; 32];
-    let mut i = 0;
-    while i < 16 {
-        t[i] = match i {
-            0..=3 => i as u8,
-            4 | 5 => 4,
-            6 | 7 => 5,
-            _ => 6,
-        };
-        i += 1;
-    }
-    t
-};
+/// King bucket counts a network may have: 1 (no buckets); 3, by the king's file (a-c, d-e,
+/// f-h); 6, by its file and whether it is on its first two ranks.
+///
+/// The buckets are not mirrored to one half of the board, as HalfKA-style inputs often are:
+/// in the mix the network corrects the hand-crafted evaluation, whose piece-square tables are
+/// not symmetric left to right, so its correction is not either; a mirrored board cannot say
+/// which half the king was on (NETWORKS.md, "King buckets unmirrored"). Unmirrored, a network
+/// without buckets is one with every bucket the same, which a warm start copies exactly.
+pub const KING_BUCKETS: [usize; 3] = [1, 3, 6];
 
 /// Where a perspective's features go, fixed by where its own king stands: the first input of
-/// its king bucket, and the files mirrored (`^ 7`) when that king is on files e-h.
+/// its king bucket.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct KingFrame {
     base: usize,
-    file_flip: usize,
 }
 
 impl KingFrame {
     /// The frame of every perspective in a network without king buckets.
-    pub const PLAIN: KingFrame = KingFrame {
-        base: 0,
-        file_flip: 0,
-    };
+    pub const PLAIN: KingFrame = KingFrame { base: 0 };
 
     /// The frame for `perspective` with its king on `king`, in a network of `king_buckets`.
     #[inline]
@@ -69,16 +41,14 @@ impl KingFrame {
             Color::White => king.index(),
             Color::Black => king.index() ^ 56,
         };
-        let file_flip = if relative % 8 >= 4 { 7 } else { 0 };
-        let folded = relative ^ file_flip;
-        let slot = folded / 8 * 4 + folded % 8;
-        let bucket = match king_buckets {
-            4 => KING_LAYOUT_4[slot],
-            _ => KING_LAYOUT_8[slot],
+        let file_group = match relative % 8 {
+            0..=2 => 0,
+            3 | 4 => 1,
+            _ => 2,
         };
+        let advanced = usize::from(king_buckets == 6 && relative >= 16);
         KingFrame {
-            base: usize::from(bucket) * INPUTS,
-            file_flip,
+            base: (file_group + 3 * advanced) * INPUTS,
         }
     }
 
@@ -86,7 +56,7 @@ impl KingFrame {
     /// mirrored for Black, so both perspectives share one set of weights.
     #[inline]
     pub fn feature(self, perspective: Color, piece: Piece, sq: Square) -> usize {
-        self.base + (feature_index(perspective, piece, sq) ^ self.file_flip)
+        self.base + feature_index(perspective, piece, sq)
     }
 }
 /// Feature-transformer quantisation: 1.0 is stored as `QA`.
@@ -281,36 +251,38 @@ mod tests {
     }
 
     #[test]
-    fn king_frames_mirror_the_board_to_the_kings_half() {
+    fn king_frames_keep_the_board_and_choose_a_set_of_inputs() {
         let knight = Piece::new(Color::White, Role::Knight);
-        let plain = feature_index(Color::White, knight, Square::B1);
+        let plain = feature_index(Color::White, knight, Square::G1);
         assert_eq!(
             KingFrame::new(1, Color::White, Square::G1),
             KingFrame::PLAIN
         );
-        // A king on g1 mirrors to b1: bucket 0 of four, the knight on g1 seen as on b1.
-        let g1 = KingFrame::new(4, Color::White, Square::G1);
-        assert_eq!(g1.feature(Color::White, knight, Square::G1), plain);
-        // Black's king on g8 is White's on g1, seen from its side.
-        assert_eq!(KingFrame::new(4, Color::Black, Square::G8), g1);
-        // The buckets of four: a1-b1, c1-d1, the second rank, the rest.
-        let bucket = |king| KingFrame::new(4, Color::White, king).base / INPUTS;
+        // A king on g1, bucket 2 of three: the knight on g1 stays on g1, in the third set.
+        let g1 = KingFrame::new(3, Color::White, Square::G1);
         assert_eq!(
-            [Square::A1, Square::D1, Square::E1, Square::H2, Square::E4].map(bucket),
-            [0, 1, 1, 2, 3]
+            g1.feature(Color::White, knight, Square::G1),
+            2 * INPUTS + plain
         );
-        let bucket8 = |king| KingFrame::new(8, Color::White, king).base / INPUTS;
+        // Black's king on g8 is White's on g1, seen from its side.
+        assert_eq!(KingFrame::new(3, Color::Black, Square::G8), g1);
+        let bucket = |buckets, king| KingFrame::new(buckets, Color::White, king).base / INPUTS;
+        let kings = [
+            Square::A1,
+            Square::C2,
+            Square::D1,
+            Square::E2,
+            Square::F1,
+            Square::H2,
+            Square::B3,
+            Square::E4,
+            Square::G8,
+        ];
+        assert_eq!(kings.map(|k| bucket(3, k)), [0, 0, 1, 1, 2, 2, 0, 1, 2]);
+        assert_eq!(kings.map(|k| bucket(6, k)), [0, 0, 1, 1, 2, 2, 3, 4, 5]);
         assert_eq!(
-            [
-                Square::H1,
-                Square::E1,
-                Square::B2,
-                Square::C2,
-                Square::D4,
-                Square::A8
-            ]
-            .map(bucket8),
-            [0, 3, 4, 5, 6, 7]
+            KingFrame::new(6, Color::Black, Square::C7),
+            KingFrame::new(6, Color::White, Square::C2)
         );
     }
 
