@@ -222,7 +222,7 @@ fn check_shape(args: &TrainArgs) -> anyhow::Result<()> {
         bail!("--buckets must be from 1 to 16");
     }
     if !KING_BUCKETS.contains(&args.king_buckets) {
-        bail!("--king-buckets must be 1, 3 or 6");
+        bail!("--king-buckets must be one of {KING_BUCKETS:?}");
     }
     Ok(())
 }

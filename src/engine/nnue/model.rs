@@ -483,21 +483,24 @@ mod tests {
     use crate::chess::Position;
 
     fn records() -> Vec<TrainingRecord> {
-        [
+        records_of(&[
             "4k3/8/8/8/8/8/8/3QK3 w - - 0 1",
             "3qk3/8/8/8/8/8/8/4K3 b - - 0 1",
             "4k3/8/8/8/8/8/8/4K3 w - - 0 1",
-        ]
-        .iter()
-        .map(|fen| {
-            TrainingRecord::new(
-                &Position::from_fen(fen).unwrap(),
-                0,
-                WhiteResult::Draw,
-                None,
-            )
-        })
-        .collect()
+        ])
+    }
+
+    fn records_of(fens: &[&str]) -> Vec<TrainingRecord> {
+        fens.iter()
+            .map(|fen| {
+                TrainingRecord::new(
+                    &Position::from_fen(fen).unwrap(),
+                    0,
+                    WhiteResult::Draw,
+                    None,
+                )
+            })
+            .collect()
     }
 
     #[test]
@@ -528,25 +531,22 @@ mod tests {
     #[test]
     fn a_warm_start_into_king_buckets_evaluates_as_before() {
         let plain = Model::new(32, 2, 11);
-        let records: Vec<TrainingRecord> = [
+        // Kings in every file group, on and off their first two ranks.
+        let records = records_of(&[
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "2kr3r/ppp2ppp/8/8/8/8/PPP2PPP/5RK1 b - - 0 1",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 b - - 0 1",
-        ]
-        .iter()
-        .map(|fen| {
-            let pos = Position::from_fen(fen).unwrap();
-            TrainingRecord::new(&pos, 0, WhiteResult::Draw, None)
-        })
-        .collect();
+        ]);
+        let plain_net = plain.quantise(400.0);
         for king_buckets in [3, 6] {
             let kings = plain.clone().with_king_buckets(king_buckets);
+            let kings_net = kings.quantise(400.0);
             for record in &records {
                 assert_eq!(kings.forward(record), plain.forward(record));
                 let pos = record.to_position().unwrap();
                 assert_eq!(
-                    kings.quantise(400.0).evaluate_from_scratch(&pos),
-                    plain.quantise(400.0).evaluate_from_scratch(&pos)
+                    kings_net.evaluate_from_scratch(&pos),
+                    plain_net.evaluate_from_scratch(&pos)
                 );
             }
         }
