@@ -6,9 +6,12 @@ first reaches +-2.94.
 
     python3 scripts/sprt-pool.py --sprt 0 10 62,196,37 27,88,13
     python3 scripts/sprt-pool.py --sprt 0 10 62,196,37 --log run2.log   # finds where the pool passed
+    python3 scripts/sprt-pool.py --sprt 0 10 62,196,37 --log run2.log --log run3.log
 
 With --log, every progress line of a match.py log (`[n/N] ... W w D d L l ...`) is added in turn to
-the counts given, and the first game at which the pool reaches a bound is reported.
+the counts given, and the first game at which the pool reaches a bound is reported. Logs of runs
+played side by side (--log more than once) are added at the same game number of each log, as
+they were played; a log that ended earlier keeps its last counts.
 """
 import argparse
 import importlib.util
@@ -35,7 +38,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("runs", nargs="*", type=counts, metavar="W,D,L")
     ap.add_argument("--sprt", nargs=2, type=float, metavar=("ELO0", "ELO1"))
-    ap.add_argument("--log", help="a match.py log whose progress lines continue the pool")
+    ap.add_argument("--log", action="append", default=[],
+                    help="a match.py log whose progress lines continue the pool (more than once: side by side)")
     ap.add_argument("--shared", default="../shared")
     a = ap.parse_args()
     match = load_match(a.shared)
@@ -46,28 +50,37 @@ def main():
             line += f"  LLR {match.llr(w, d, l, *a.sprt):+.2f}"
         return line
 
-    w, d, l = (sum(run[i] for run in a.runs) for i in range(3))
+    base = tuple(sum(run[i] for run in a.runs) for i in range(3))
     if not a.log:
-        if w + d + l == 0:
+        if sum(base) == 0:
             raise SystemExit("no games: give W,D,L counts or --log")
-        print(describe(w, d, l))
+        print(describe(*base))
         return
-    progress = re.compile(r"^\[(\d+)/\d+\].*W (\d+) D (\d+) L (\d+)")
-    last = None
-    with open(a.log, encoding="utf-8", errors="replace") as f:
+    logs = [read_progress(path) for path in a.log]
+    pooled = base
+    for step in range(max(len(lines) for lines in logs)):
+        at = [lines[min(step, len(lines) - 1)] for lines in logs]
+        pooled = tuple(base[i] + sum(counts[i] for counts in at) for i in range(3))
+        v = match.llr(*pooled, *a.sprt) if a.sprt else 0.0
+        if abs(v) >= BOUND:
+            print(f"{'passed' if v > 0 else 'failed'} at game {step + 1} of each log, {sum(pooled)} games "
+                  f"in the pool: {describe(*pooled)}")
+            return
+    print(f"after every log's last line, {sum(pooled)} games in the pool: {describe(*pooled)}")
+
+
+def read_progress(path):
+    """Each progress line's W, D, L, in the order played."""
+    progress = re.compile(r"^\[\d+/\d+\].*W (\d+) D (\d+) L (\d+)")
+    lines = []
+    with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             m = progress.match(line)
-            if not m:
-                continue
-            game, rw, rd, rl = (int(x) for x in m.groups())
-            last = (game, w + rw, d + rd, l + rl)
-            v = match.llr(*last[1:], *a.sprt) if a.sprt else 0.0
-            if abs(v) >= BOUND:
-                print(f"{'passed' if v > 0 else 'failed'} at game {game} of the log: {describe(*last[1:])}")
-                return
-    if last is None:
-        raise SystemExit(f"{a.log}: no progress lines")
-    print(f"after game {last[0]} of the log: {describe(*last[1:])}")
+            if m:
+                lines.append(tuple(int(x) for x in m.groups()))
+    if not lines:
+        raise SystemExit(f"{path}: no progress lines")
+    return lines
 
 
 if __name__ == "__main__":
