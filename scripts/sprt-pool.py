@@ -57,27 +57,29 @@ def main():
         print(describe(*base))
         return
     logs = [read_progress(path) for path in a.log]
+    latest = [(0, 0, 0)] * len(logs)
     pooled = base
-    for step in range(max(len(lines) for lines in logs)):
-        at = [lines[min(step, len(lines) - 1)] for lines in logs]
-        pooled = tuple(base[i] + sum(counts[i] for counts in at) for i in range(3))
+    for game in range(1, max(max(lines) for lines in logs) + 1):
+        latest = [lines.get(game, last) for lines, last in zip(logs, latest)]
+        pooled = tuple(base[i] + sum(counts[i] for counts in latest) for i in range(3))
         v = match.llr(*pooled, *a.sprt) if a.sprt else 0.0
         if abs(v) >= BOUND:
-            print(f"{'passed' if v > 0 else 'failed'} at game {step + 1} of each log, {sum(pooled)} games "
+            print(f"{'passed' if v > 0 else 'failed'} at game {game} of each log, {sum(pooled)} games "
                   f"in the pool: {describe(*pooled)}")
             return
     print(f"after every log's last line, {sum(pooled)} games in the pool: {describe(*pooled)}")
 
 
 def read_progress(path):
-    """Each progress line's W, D, L, in the order played."""
-    progress = re.compile(r"^\[\d+/\d+\].*W (\d+) D (\d+) L (\d+)")
-    lines = []
+    """Each progress line's W, D, L by the game number it reports."""
+    progress = re.compile(r"^\[(\d+)/\d+\].*W (\d+) D (\d+) L (\d+)")
+    lines = {}
     with open(path, encoding="utf-8", errors="replace") as f:
         for line in f:
             m = progress.match(line)
             if m:
-                lines.append(tuple(int(x) for x in m.groups()))
+                game, w, d, l = (int(x) for x in m.groups())
+                lines[game] = (w, d, l)
     if not lines:
         raise SystemExit(f"{path}: no progress lines")
     return lines
