@@ -12,11 +12,19 @@ With --log, every progress line of a match.py log (`[n/N] ... W w D d L l ...`) 
 the counts given, and the first game at which the pool reaches a bound is reported. Logs of runs
 played side by side (--log more than once) are added at the same game number of each log, as
 they were played; a log that ended earlier keeps its last counts.
+
+With --watch SECONDS the logs are read again every SECONDS until the pool reaches a bound, and then
+each --stop PID (the runs' match.py processes) is ended with its engines, so that no core goes on
+playing games the test no longer uses; it also ends when every --stop process has ended on its own.
+
+    python3 scripts/sprt-pool.py --sprt 0 10 62,196,37 --log a.log --log b.log --watch 30 --stop 4242 --stop 4243
 """
 import argparse
 import importlib.util
 import os
 import re
+import signal
+import time
 
 BOUND = 2.94
 
@@ -41,6 +49,10 @@ def main():
     ap.add_argument("--log", action="append", default=[],
                     help="a match.py log whose progress lines continue the pool (more than once: side by side)")
     ap.add_argument("--shared", default="../shared")
+    ap.add_argument("--watch", type=float, metavar="SECONDS",
+                    help="read the logs again every SECONDS until the pool reaches a bound")
+    ap.add_argument("--stop", type=int, action="append", default=[], metavar="PID",
+                    help="with --watch: a run to end (with its engines) once the pool is decided")
     a = ap.parse_args()
     match = load_match(a.shared)
 
@@ -56,33 +68,105 @@ def main():
             raise SystemExit("no games: give W,D,L counts or --log")
         print(describe(*base))
         return
-    logs = [read_progress(path) for path in a.log]
+    if a.watch is None:
+        logs = [read_progress(path) for path in a.log]
+        for path, lines in zip(a.log, logs):
+            if not lines:
+                raise SystemExit(f"{path}: no progress lines")
+        print(pool_verdict(match, a.sprt, base, logs, describe)[1])
+        return
+    if not a.sprt or not a.stop:
+        raise SystemExit("--watch needs --sprt and at least one --stop PID")
+    while True:
+        decided, line = pool_verdict(match, a.sprt, base, [read_progress(p) for p in a.log], describe)
+        if decided:
+            for pid in a.stop:
+                end_run(pid)
+            print(line, flush=True)
+            return
+        if not any(alive(pid) for pid in a.stop):
+            print(f"every run ended; {line}", flush=True)
+            return
+        time.sleep(a.watch)
+
+
+def pool_verdict(match, sprt, base, logs, describe):
+    """Adds the logs' progress game by game to the base counts: whether a bound was reached, and
+    the line that says where (or how the pool stands after the last line)."""
     latest = [(0, 0, 0)] * len(logs)
     pooled = base
-    for game in range(1, max(max(lines) for lines in logs) + 1):
+    last_game = max((max(lines) for lines in logs if lines), default=0)
+    for game in range(1, last_game + 1):
         latest = [lines.get(game, last) for lines, last in zip(logs, latest)]
         pooled = tuple(base[i] + sum(counts[i] for counts in latest) for i in range(3))
-        v = match.llr(*pooled, *a.sprt) if a.sprt else 0.0
+        v = match.llr(*pooled, *sprt) if sprt else 0.0
         if abs(v) >= BOUND:
-            print(f"{'passed' if v > 0 else 'failed'} at game {game} of each log, {sum(pooled)} games "
-                  f"in the pool: {describe(*pooled)}")
-            return
-    print(f"after every log's last line, {sum(pooled)} games in the pool: {describe(*pooled)}")
+            return True, (f"{'passed' if v > 0 else 'failed'} at game {game} of each log, "
+                          f"{sum(pooled)} games in the pool: {describe(*pooled)}")
+    if sum(pooled) == 0:
+        return False, "no games yet"
+    return False, f"after every log's last line, {sum(pooled)} games in the pool: {describe(*pooled)}"
 
 
 def read_progress(path):
-    """Each progress line's W, D, L by the game number it reports."""
+    """Each progress line's W, D, L by the game number it reports (none yet: empty)."""
     progress = re.compile(r"^\[(\d+)/\d+\].*W (\d+) D (\d+) L (\d+)")
     lines = {}
-    with open(path, encoding="utf-8", errors="replace") as f:
+    try:
+        f = open(path, encoding="utf-8", errors="replace")
+    except FileNotFoundError:
+        raise SystemExit(f"{path}: no such log")
+    with f:
         for line in f:
             m = progress.match(line)
             if m:
                 game, w, d, l = (int(x) for x in m.groups())
                 lines[game] = (w, d, l)
-    if not lines:
-        raise SystemExit(f"{path}: no progress lines")
     return lines
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def descendants(pid):
+    """Every process below `pid` (the engines a match.py run started, through any wrapper that
+    started match.py itself), from /proc."""
+    parent_of = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="utf-8", errors="replace") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # The name in brackets may hold spaces; the parent's pid is the second field after it.
+        fields = stat[stat.rfind(")") + 2:].split()
+        if len(fields) > 1:
+            parent_of[int(entry)] = int(fields[1])
+    found, frontier = [], [pid]
+    while frontier:
+        below = [p for p, parent in parent_of.items() if parent in frontier]
+        found += below
+        frontier = below
+    return found
+
+
+def end_run(pid):
+    """Ends a match.py run and the engines it started: they would otherwise play on as orphans."""
+    engines = descendants(pid)
+    for p in [pid] + engines:
+        try:
+            os.kill(p, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
 
 
 if __name__ == "__main__":
