@@ -35,8 +35,8 @@ static EMBEDDED_NETWORK: LazyLock<Arc<Network>> = LazyLock::new(|| {
 /// otherwise. Networks trained alone and the hand-crafted evaluation err in different places:
 /// at 20,000 nodes a move gen6 alone drew level with the hand-crafted evaluation and their mean
 /// beat it by 76 Elo (by 38 at 10+0.1, where it is slower); gen7 alone lost to its own mix by
-/// 139. The embedded g21c, like gen12, g15, g16, g19 and g20 before it, was trained inside this
-/// mix (`train --hce-share 50`), as a correction to the hand-crafted evaluation (NETWORKS.md).
+/// 139. Every embedded network since gen12 was trained inside this mix (`train --hce-share
+/// 50`), as a correction to the hand-crafted evaluation (NETWORKS.md).
 pub const DEFAULT_HCE_SHARE: u8 = 50;
 
 /// Which static evaluation the engine uses.
@@ -158,10 +158,8 @@ fn mix(net: i32, share: u8, hce: impl FnOnce() -> i32) -> i32 {
 
 /// The embedded network mixed with the hand-crafted evaluation: such a mix (gen6) won its SPRT
 /// against the hand-crafted evaluation alone at 10+0.1, gen7's beat gen6's, gen12, trained in
-/// the mix, beat gen7's, g15, gen12 trained on further in the mix, beat gen12's, g16, g15
-/// trained on further, beat g15's, g19, g16 trained on further twice, beat g16's, g20, g19
-/// trained on further, beat g19's, and g21c, g20 trained on further, beat g20's (NETWORKS.md
-/// records each attempt).
+/// the mix, beat gen7's, and each network fine-tuned from it since beat the default before it
+/// (NETWORKS.md records each attempt and names the embedded one).
 impl Default for Evaluation {
     fn default() -> Evaluation {
         Evaluation::embedded()
