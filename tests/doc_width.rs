@@ -1,6 +1,7 @@
 //! The documents at the root keep their prose within 100 columns, as the code does, so that a diff
 //! of a reworded paragraph stays readable. Headings, tables, code blocks and lines with a web
-//! address may run longer: breaking them would break what they show.
+//! address may run longer: breaking them would break what they show (tables and code blocks also
+//! when indented inside a list item).
 
 use std::path::Path;
 
@@ -11,11 +12,13 @@ fn long_prose_lines(text: &str) -> Vec<(usize, usize)> {
     let mut in_code = false;
     let mut long = Vec::new();
     for (i, line) in text.lines().enumerate() {
-        if line.starts_with("```") {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("```") {
             in_code = !in_code;
             continue;
         }
-        let exempt = in_code || line.starts_with(['#', '|']) || line.contains("://");
+        let exempt =
+            in_code || line.starts_with('#') || trimmed.starts_with('|') || line.contains("://");
         let width = line.chars().count();
         if !exempt && width > WIDTH {
             long.push((i + 1, width));
@@ -40,6 +43,21 @@ fn root_documents_wrap_prose_at_100_columns() {
 #[test]
 fn code_blocks_tables_and_headings_may_run_long() {
     let wide = "x".repeat(WIDTH + 1);
-    let text = format!("# {wide}\n| {wide} |\n```\n{wide}\n```\nsee https://{wide}\n{wide}\n");
-    assert_eq!(long_prose_lines(&text), vec![(7, WIDTH + 1)]);
+    let text = [
+        format!("# {wide}"),
+        format!("| {wide} |"),
+        "```".into(),
+        wide.clone(),
+        "```".into(),
+        format!("see https://{wide}"),
+        "- an item holding a table and a code block:".into(),
+        String::new(),
+        format!("  | {wide} |"),
+        "  ```".into(),
+        format!("  {wide}"),
+        "  ```".into(),
+        wide.clone(),
+    ]
+    .join("\n");
+    assert_eq!(long_prose_lines(&text), vec![(13, WIDTH + 1)]);
 }
