@@ -88,9 +88,9 @@ impl SelfPlay {
     fn search(&mut self, start: &Position, moves: &[Move], nodes: u64) -> Verdict {
         // The moves were generated legal from `start`, so this cannot fail.
         let _ = self.engine.set_position(start.clone(), moves);
-        self.engine.go(SearchLimits::nodes(nodes));
+        self.engine.search_here(SearchLimits::nodes(nodes));
         let mut score = Score::Cp(0);
-        for event in self.events.iter() {
+        for event in self.events.try_iter() {
             match event {
                 SearchEvent::Info(info) if info.multipv == 1 => score = info.score,
                 SearchEvent::BestMove { best, .. } => return Verdict { score, best },
