@@ -436,4 +436,39 @@ mod tests {
         };
         assert_eq!(limited.search_evaluation(), Evaluation::HandCrafted);
     }
+
+    /// What a search reported, less its timings.
+    fn summary(event: SearchEvent) -> String {
+        match event {
+            SearchEvent::Info(info) => format!("{} {} {:?}", info.depth, info.score, info.pv),
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_search_on_the_callers_thread_is_the_search_go_runs() {
+        let start = Position::startpos();
+        let e4 = start.parse_uci("e2e4").expect("legal");
+        let (mut spawned, spawned_events) = Engine::new(EngineOptions::default());
+        let (mut here, here_events) = Engine::new(EngineOptions::default());
+        for engine in [&mut spawned, &mut here] {
+            engine.set_position(start.clone(), &[e4]).expect("legal");
+        }
+        // Twice: the second search starts from what the first left in the hash and histories.
+        for _ in 0..2 {
+            spawned.go(SearchLimits::nodes(20_000));
+            let mut from_go = Vec::new();
+            for event in spawned_events.iter() {
+                let done = matches!(event, SearchEvent::BestMove { .. });
+                from_go.push(summary(event));
+                if done {
+                    break;
+                }
+            }
+            here.search_here(SearchLimits::nodes(20_000));
+            let from_here: Vec<String> = here_events.try_iter().map(summary).collect();
+            assert!(from_here.last().is_some_and(|e| e.starts_with("BestMove")));
+            assert_eq!(from_go, from_here);
+        }
+    }
 }
