@@ -28,6 +28,8 @@
 //!   analysis; `ponder` searches until [`Engine::ponderhit`] or [`Engine::stop`]). A search
 //!   already running is stopped first (its `BestMove` still arrives, before the new search's
 //!   events). [`Engine::stop`] and [`Engine::ponderhit`] return immediately.
+//!   [`Engine::search_here`] runs the same search on the caller's thread and returns after its
+//!   `BestMove` (self-play, where a thread per short search costs more than it gives).
 //! * Every search ends with exactly one [`SearchEvent::BestMove`] (`best: None` when the side
 //!   to move has no legal move). Infos arrive after each iteration, per multi-PV line.
 //! * Options: [`Engine::set_hash`], [`Engine::set_threads`], [`Engine::set_multipv`],
