@@ -298,9 +298,10 @@ impl Engine {
         );
     }
 
-    /// Searches on the calling thread and returns once its `BestMove` is on the channel: for
-    /// self-play at a thousand nodes a move, where a search thread per move and the wake-ups for
-    /// its events took a sixth of the time (perf).
+    /// Searches on the calling thread and returns once its `BestMove` is on the channel, so the
+    /// limits must end the search by themselves (nodes, depth, time; not ponder or infinite).
+    /// For self-play at a thousand nodes a move, where a search thread per move and the wake-ups
+    /// for its events took 45% of the processor time.
     pub fn search_here(&mut self, limits: SearchLimits) {
         let job = self.job(limits);
         let mut threads = self.threads.lock().unwrap_or_else(PoisonError::into_inner);
