@@ -37,7 +37,7 @@ pub struct Book {
 static EMBEDDED: &[u8] = include_bytes!("../../books/kibitzer.bin");
 
 impl Book {
-    /// Reads a book file. Only a regular file of at most [`MAX_BOOK_BYTES`] is read: a FIFO
+    /// Reads a book file. Only a regular file of at most `MAX_BOOK_BYTES` is read: a FIFO
     /// would block for ever and a device such as /dev/zero would never end.
     pub fn open(path: &Path) -> Result<Book, BookError> {
         let io_error = |source| BookError::Io {

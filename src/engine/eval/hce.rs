@@ -515,7 +515,7 @@ impl HandCrafted {
         side_to_move_value(pos, &tapered(pos, &WEIGHTS, &mut ()))
     }
 
-    /// [`Self::evaluate`] (the same value) from the position's [`piece_square_sum`], kept by
+    /// [`Self::evaluate`] (the same value) from the position's `piece_square_sum`, kept by
     /// the caller, with the pawn and king terms kept in `cache`.
     pub fn evaluate_cached(&self, pos: &Position, cache: &mut PawnCache, piece_squares: S) -> i32 {
         side_to_move_value(pos, &tapered_cached(pos, cache, piece_squares))

@@ -1,5 +1,5 @@
 //! Texel tuning of the hand-crafted evaluation. Every weight enters the evaluation linearly (the
-//! evaluation reports each feature through [`Trace`]), so a position is reduced once to its
+//! evaluation reports each feature through `Trace`), so a position is reduced once to its
 //! feature counts, phase and scale. Full-batch Adam then fits the weights so that
 //! `sigmoid(k * eval)` predicts the game's result (or a blend of it with the search's score),
 //! with `k` first fitted to the starting weights. [`weights_source`] writes the result back as

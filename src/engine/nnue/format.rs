@@ -13,7 +13,7 @@
 //! | 36 | 4 | output buckets B by material (1..=16; 0 in files from before buckets means 1) |
 //! | 40 | 8 | payload length in bytes |
 //! | 48 | 8 | FNV-1a 64 checksum of the payload |
-//! | 56 | ... | payload: feature weights i16 [768 K][H], feature bias i16 [H], output weights i16 [B][2H] (side to move, then the other side), output biases i32 [B] |
+//! | 56 | ... | payload: feature weights i16 `[768 K][H]`, feature bias i16 `[H]`, output weights i16 `[B][2H]` (side to move, then the other side), output biases i32 `[B]` |
 
 use super::network::{
     BUCKET_RANGE, INPUTS, KING_BUCKETS, Network, QA, QB, SCALE_RANGE, valid_hidden_width,

@@ -4,7 +4,7 @@
 //! through per-ply accumulators that each move updates with a few feature columns.
 //!
 //! [`Network`] is the immutable, shared weights; [`NnueState`] is one search thread's
-//! accumulator stack. The file format is in [`format`].
+//! accumulator stack. The file format is in [`format`](mod@format).
 
 mod accumulator;
 pub mod data;

@@ -172,7 +172,7 @@ impl Network {
         self.scale
     }
 
-    /// Reads the network file format (see [`format`]).
+    /// Reads the network file format (see [`format`](mod@super::format)).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkFileError> {
         format::decode(bytes)
     }

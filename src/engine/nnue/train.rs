@@ -1,5 +1,5 @@
 //! The trainer: the float [`Model`], trained on [`TrainingRecord`]s with AdamW on every core, then
-//! quantised into a network file (see [`super::model`] for what it is trained to predict).
+//! quantised into a network file (see `model` for what it is trained to predict).
 
 use std::time::Instant;
 
